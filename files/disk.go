@@ -1,0 +1,181 @@
+package files
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// noFollow makes the last component of an open fail on a symbolic link.
+const noFollow = syscall.O_NOFOLLOW
+
+// classify turns an error from the file system into an *Error with a kind
+// and a message a user can act on. It passes *Error values through and
+// returns nil for nil.
+func classify(op, name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var fe *Error
+	if errors.As(err, &fe) {
+		return fe
+	}
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return E(op, KindConflict, name, "cancelled before it finished; nothing was changed", err)
+	case errors.Is(err, fs.ErrNotExist):
+		return notFound(op, name)
+	case errors.Is(err, syscall.ENOTDIR):
+		return E(op, KindConflict, name, "a folder in the name is a file", err)
+	case errors.Is(err, syscall.EISDIR):
+		return E(op, KindConflict, name, "is a folder, not a file", err)
+	case errors.Is(err, syscall.ELOOP):
+		return E(op, KindForbidden, name, "is a symbolic link; convfiles does not follow links", err)
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return E(op, KindInvalid, name, "the name is too long for the file system", err)
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return E(op, KindTooLarge, name, "the disk is full; nothing was changed", err)
+	case strings.Contains(err.Error(), "path escapes from parent"):
+		return E(op, KindForbidden, name, "the name leads outside the conversation's folder (through a link)", err)
+	}
+	return E(op, KindInternal, name, "", err)
+}
+
+func notFound(op, name string) error {
+	return E(op, KindNotFound, name, "no such file", nil)
+}
+
+// requireRegular refuses anything but a regular file.
+func requireRegular(op, name string, fi fs.FileInfo) error {
+	switch m := fi.Mode(); {
+	case m.IsRegular():
+		return nil
+	case m&fs.ModeSymlink != 0:
+		return E(op, KindForbidden, name, "is a symbolic link; convfiles does not follow links", nil)
+	case m.IsDir():
+		return E(op, KindConflict, name, "is a folder, not a file", nil)
+	default:
+		return E(op, KindForbidden, name, "is not a regular file", nil)
+	}
+}
+
+// walkFiles calls fn for every regular file below r, skipping reserved
+// entries and links, in lexical order.
+func walkFiles(r *os.Root, fn func(name string, fi fs.FileInfo)) error {
+	return fs.WalkDir(r.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == "." {
+				return err
+			}
+			return nil // vanished or unreadable while we walked: not listed
+		}
+		if p != "." && IsReserved(d.Name()) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		fn(p, fi)
+		return nil
+	})
+}
+
+// sweepReserved removes what interrupted writes and deletions left: every
+// entry with the reserved prefix, at any depth. Links are not followed. A
+// temporary file that another process is still writing (it holds a lock on
+// it, or touched it in the last minute) is left alone.
+func sweepReserved(r *os.Root, log *slog.Logger) error {
+	var victims []string
+	err := fs.WalkDir(r.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if p != "." && IsReserved(d.Name()) {
+			if !d.IsDir() && inUse(r, p) {
+				return nil
+			}
+			victims = append(victims, p)
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, v := range victims {
+		if err := r.RemoveAll(v); err != nil {
+			return err
+		}
+		log.Info("swept leftover", "path", path.Clean(v))
+	}
+	return nil
+}
+
+// rootState holds a Space's lazily opened folder.
+type rootState struct {
+	mu     sync.Mutex
+	r      *os.Root
+	closed bool
+}
+
+func (s *rootState) get(create bool, open func(bool) (*os.Root, error)) (*os.Root, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, E("open", KindInternal, "", "the space is closed", nil)
+	}
+	if s.r != nil {
+		return s.r, nil
+	}
+	r, err := open(create)
+	if err != nil || r == nil {
+		return nil, err
+	}
+	s.r = r
+	return r, nil
+}
+
+func (s *rootState) close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	if s.r == nil {
+		return nil
+	}
+	err := s.r.Close()
+	s.r = nil
+	return err
+}
+
+// inUse reports whether a temporary file is being written right now.
+func inUse(r *os.Root, p string) bool {
+	fi, err := r.Lstat(p)
+	if err != nil || time.Since(fi.ModTime()) < time.Minute {
+		return err == nil
+	}
+	if !fi.Mode().IsRegular() {
+		return false
+	}
+	f, err := r.OpenFile(p, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil
+}

@@ -1,0 +1,129 @@
+package files
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
+
+// Default limits, the numbers seed 004 and seed 000 promise their users.
+const (
+	DefaultMaxFileBytes         = 50 << 20 // one file
+	DefaultMaxConversationBytes = 1 << 30  // all files of one conversation
+	DefaultMaxExecutionBytes    = 50 << 20 // bytes one script execution may write
+)
+
+// Limits bounds what the Store accepts. A zero field means the default; a
+// negative one means no limit.
+type Limits struct {
+	MaxFileBytes         int64
+	MaxConversationBytes int64
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxFileBytes == 0 {
+		l.MaxFileBytes = DefaultMaxFileBytes
+	}
+	if l.MaxConversationBytes == 0 {
+		l.MaxConversationBytes = DefaultMaxConversationBytes
+	}
+	return l
+}
+
+// Budget counts the bytes one execution writes, across every file and every
+// call, so that a script cannot write more than its cap in total (seed 000's
+// per-execution max_bytes). It is safe for concurrent use.
+type Budget struct {
+	max  int64
+	used atomic.Int64
+}
+
+// NewBudget returns a Budget of max bytes; max ≤ 0 means unlimited.
+func NewBudget(max int64) *Budget { return &Budget{max: max} }
+
+// Used returns the bytes charged so far.
+func (b *Budget) Used() int64 { return b.used.Load() }
+
+// Max returns the cap, or 0 for unlimited.
+func (b *Budget) Max() int64 {
+	if b.max <= 0 {
+		return 0
+	}
+	return b.max
+}
+
+func (b *Budget) reserve(op, name string, n int64) error {
+	if b == nil {
+		return nil
+	}
+	if b.max <= 0 {
+		b.used.Add(n)
+		return nil
+	}
+	for {
+		used := b.used.Load()
+		if used+n > b.max {
+			return E(op, KindTooLarge, name, fmt.Sprintf(
+				"this execution may write at most %s in all and has written %s; the write needs %s more",
+				FormatBytes(b.max), FormatBytes(used), FormatBytes(n)), nil)
+		}
+		if b.used.CompareAndSwap(used, used+n) {
+			return nil
+		}
+	}
+}
+
+func (b *Budget) release(n int64) {
+	if b != nil {
+		b.used.Add(-n)
+	}
+}
+
+// quota tracks the bytes a conversation holds on disk, including bytes of
+// writes still in flight, so that concurrent writers can never push it past
+// its limit: each chunk is reserved before it is written.
+type quota struct {
+	mu     sync.Mutex
+	loaded bool
+	used   int64
+	gen    uint64 // bumped when the conversation is deleted
+}
+
+func (q *quota) reserve(op, name string, n, max int64) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if max > 0 && q.used+n > max {
+		return E(op, KindTooLarge, name, fmt.Sprintf(
+			"the conversation may hold at most %s and holds %s (counting writes in progress); the write needs %s more",
+			FormatBytes(max), FormatBytes(q.used), FormatBytes(n)), nil)
+	}
+	q.used += n
+	return nil
+}
+
+func (q *quota) release(n int64) {
+	q.mu.Lock()
+	q.used -= n
+	if q.used < 0 {
+		q.used = 0
+	}
+	q.mu.Unlock()
+}
+
+// FormatBytes renders a byte count for people: "512 B", "4.0 KiB", "50 MiB".
+func FormatBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	v := float64(n) / float64(div)
+	if v == float64(int64(v)) {
+		return fmt.Sprintf("%d %ciB", int64(v), "KMGTPE"[exp])
+	}
+	return fmt.Sprintf("%.1f %ciB", v, "KMGTPE"[exp])
+}

@@ -1,0 +1,116 @@
+package files
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Name rules. They are exported so that documentation, prompts and error
+// messages can quote the same numbers the validator enforces.
+const (
+	MaxConversationIDLen = 128  // bytes in a conversation ID
+	MaxComponentBytes    = 255  // bytes in one component of a file name
+	MaxNameBytes         = 1024 // bytes in a whole file name
+	MaxNameDepth         = 16   // components in a file name
+	// ReservedPrefix starts every name convfiles keeps for itself (temporary
+	// files of atomic writes, conversations being deleted). No component of a
+	// user's name may start with it, in any letter case.
+	ReservedPrefix = ".convfiles-"
+)
+
+// nameRules is the sentence every name error ends with, so a user learns what
+// is allowed, not only what was wrong.
+const nameRules = "a file name is a relative path like \"report.csv\" or \"data/2024/q1.json\": " +
+	"components separated by \"/\", none empty, \".\" or \"..\", no backslash, NUL or control characters, " +
+	"at most 255 bytes each, 1024 bytes and 16 levels in all"
+
+// ValidateConversationID checks a conversation ID: 1 to 128 characters of
+// A–Z, a–z, 0–9, "_" and "-", not starting with "-". UUIDs fit.
+func ValidateConversationID(id string) error {
+	const op = "validate conversation id"
+	const rules = "a conversation ID is 1 to 128 characters of A-Z, a-z, 0-9, \"_\" and \"-\", not starting with \"-\""
+	if id == "" {
+		return E(op, KindInvalid, id, "empty; "+rules, nil)
+	}
+	if len(id) > MaxConversationIDLen {
+		return E(op, KindInvalid, id, fmt.Sprintf("%d bytes long; %s", len(id), rules), nil)
+	}
+	if id[0] == '-' {
+		return E(op, KindInvalid, id, "starts with \"-\"; "+rules, nil)
+	}
+	for i := 0; i < len(id); i++ {
+		if !isIDByte(id[i]) {
+			return E(op, KindInvalid, id, fmt.Sprintf("character %q at byte %d is not allowed; %s", rune(id[i]), i, rules), nil)
+		}
+	}
+	return nil
+}
+
+func isIDByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// ValidateName checks a file name from a user and returns it normalized to
+// Unicode NFC, which is the form stored on disk and shown in links. It is a
+// pure function: it never touches the file system. os.Root is the second
+// wall behind it, not a replacement for it.
+func ValidateName(name string) (string, error) {
+	const op = "validate name"
+	bad := func(format string, args ...any) (string, error) {
+		return "", E(op, KindInvalid, name, fmt.Sprintf(format, args...)+"; "+nameRules, nil)
+	}
+	if name == "" {
+		return bad("the name is empty")
+	}
+	if !utf8.ValidString(name) {
+		return bad("the name is not valid UTF-8")
+	}
+	for i, r := range name {
+		switch {
+		case r == 0:
+			return bad("NUL byte at byte %d", i)
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f:
+			return bad("control character %U at byte %d", r, i)
+		case r == '\\':
+			return bad("backslash at byte %d (use \"/\" to separate folders)", i)
+		}
+	}
+	if name[0] == '/' {
+		return bad("absolute paths are not allowed here")
+	}
+	if len(name) >= 2 && name[1] == ':' && isLetter(name[0]) {
+		return bad("drive-letter paths are not allowed")
+	}
+	name = norm.NFC.String(name)
+	if len(name) > MaxNameBytes {
+		return bad("the name is %d bytes long", len(name))
+	}
+	parts := strings.Split(name, "/")
+	if len(parts) > MaxNameDepth {
+		return bad("the name is %d levels deep", len(parts))
+	}
+	for _, p := range parts {
+		switch {
+		case p == "":
+			return bad("empty path component (a leading, trailing or doubled \"/\")")
+		case p == "." || p == "..":
+			return bad("%q components are not allowed", p)
+		case len(p) > MaxComponentBytes:
+			return bad("component %.20q… is %d bytes long", p, len(p))
+		case IsReserved(p):
+			return bad("names starting with %q are reserved for convfiles", ReservedPrefix)
+		}
+	}
+	return name, nil
+}
+
+// IsReserved reports whether one path component is reserved for convfiles'
+// own use (see ReservedPrefix). Listings skip such entries.
+func IsReserved(component string) bool {
+	return len(component) >= len(ReservedPrefix) && strings.EqualFold(component[:len(ReservedPrefix)], ReservedPrefix)
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

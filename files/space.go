@@ -1,0 +1,230 @@
+package files
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"time"
+)
+
+// Space is one conversation's folder (or a standalone folder, see OpenDir),
+// opened as an os.Root. Every file operation of every front door goes
+// through a Space. A Space is cheap to create; it opens its folder on first
+// use. It is safe for concurrent use; Close it when done.
+type Space struct {
+	id       string
+	opts     Options
+	q        *quota
+	gen      uint64
+	hostDir  string
+	openRoot func(create bool) (*os.Root, error)
+
+	rootMu rootState
+}
+
+// Info describes one file of a Space.
+type Info struct {
+	Name    string    `json:"name"`
+	Size    int64     `json:"size"`
+	ModTime time.Time `json:"modified"`
+}
+
+// ID returns the conversation ID, or "" for a standalone folder.
+func (sp *Space) ID() string { return sp.id }
+
+// HostPath returns where name lives on the host, for the dialects that
+// report absolute paths (seed 000's file.save). It is for display only:
+// convfiles never opens a file by this path.
+func (sp *Space) HostPath(name string) string {
+	return sp.hostDir + "/" + name
+}
+
+// Close releases the folder handle, if one was opened.
+func (sp *Space) Close() error { return sp.rootMu.close() }
+
+// root returns the open folder. With create, a missing folder is made.
+// It returns (nil, nil) when the folder does not exist and create is false.
+func (sp *Space) root(create bool) (*os.Root, error) {
+	return sp.rootMu.get(create, func(create bool) (*os.Root, error) {
+		r, err := sp.openRoot(create)
+		if errors.Is(err, fs.ErrNotExist) && !create {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := sp.loadUsage(r); err != nil {
+			r.Close()
+			return nil, err
+		}
+		return r, nil
+	})
+}
+
+// loadUsage counts the bytes on disk the first time this process opens the
+// conversation; afterwards every write and removal keeps the count.
+func (sp *Space) loadUsage(r *os.Root) error {
+	sp.q.mu.Lock()
+	defer sp.q.mu.Unlock()
+	if sp.q.loaded {
+		return nil
+	}
+	var total int64
+	err := walkFiles(r, func(_ string, info fs.FileInfo) { total += info.Size() })
+	if err != nil {
+		return err
+	}
+	sp.q.used += total
+	sp.q.loaded = true
+	return nil
+}
+
+// Stat returns the Info of the regular file name.
+func (sp *Space) Stat(name string) (Info, error) {
+	const op = "stat"
+	name, err := ValidateName(name)
+	if err != nil {
+		return Info{}, err
+	}
+	r, err := sp.root(false)
+	if err != nil {
+		return Info{}, classify(op, name, err)
+	}
+	if r == nil {
+		return Info{}, notFound(op, name)
+	}
+	fi, err := r.Lstat(name)
+	if err != nil {
+		return Info{}, classify(op, name, err)
+	}
+	if err := requireRegular(op, name, fi); err != nil {
+		return Info{}, err
+	}
+	return Info{Name: name, Size: fi.Size(), ModTime: fi.ModTime()}, nil
+}
+
+// Open opens the regular file name for reading. The caller must close it.
+// A symbolic link is refused even when it points inside the folder: convfiles
+// never creates links, so one found here was planted.
+func (sp *Space) Open(name string) (*os.File, Info, error) {
+	const op = "read"
+	name, err := ValidateName(name)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	r, err := sp.root(false)
+	if err != nil {
+		return nil, Info{}, classify(op, name, err)
+	}
+	if r == nil {
+		return nil, Info{}, notFound(op, name)
+	}
+	return openRegular(r, op, name)
+}
+
+// openRegular opens name inside r, refusing links, folders and devices both
+// before opening (Lstat) and after (Stat of the handle), so a swap between
+// the two cannot slip a non-regular file through.
+func openRegular(r *os.Root, op, name string) (*os.File, Info, error) {
+	fi, err := r.Lstat(name)
+	if err != nil {
+		return nil, Info{}, classify(op, name, err)
+	}
+	if err := requireRegular(op, name, fi); err != nil {
+		return nil, Info{}, err
+	}
+	f, err := r.OpenFile(name, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return nil, Info{}, classify(op, name, err)
+	}
+	fi, err = f.Stat()
+	if err == nil {
+		err = requireRegular(op, name, fi)
+	}
+	if err != nil {
+		f.Close()
+		return nil, Info{}, classify(op, name, err)
+	}
+	return f, Info{Name: name, Size: fi.Size(), ModTime: fi.ModTime()}, nil
+}
+
+// Remove deletes the file name. Folders are not removed (seed 001's
+// os.remove contract); an empty folder left behind is harmless.
+func (sp *Space) Remove(name string) error {
+	const op = "remove"
+	name, err := ValidateName(name)
+	if err != nil {
+		return err
+	}
+	r, err := sp.root(false)
+	if err != nil {
+		return classify(op, name, err)
+	}
+	if r == nil {
+		return notFound(op, name)
+	}
+	sp.q.mu.Lock()
+	fi, err := r.Lstat(name)
+	if err == nil && fi.IsDir() {
+		err = E(op, KindConflict, name, "is a folder; only files can be removed", nil)
+	}
+	if err == nil {
+		err = r.Remove(name)
+	}
+	if err == nil && fi.Mode().IsRegular() {
+		sp.q.used -= fi.Size()
+	}
+	sp.q.mu.Unlock()
+	if err != nil {
+		return classify(op, name, err)
+	}
+	syncDir(r, path.Dir(name))
+	sp.opts.Bus.Publish(Event{Type: FileDeleted, Conversation: sp.id, Name: name, Time: sp.opts.Now()})
+	return nil
+}
+
+// List returns every regular file of the Space, sorted by name. Reserved
+// entries (temporary files of writes in progress) and links are not listed.
+func (sp *Space) List() ([]Info, error) {
+	r, err := sp.root(false)
+	if err != nil {
+		return nil, classify("list", "", err)
+	}
+	if r == nil {
+		return nil, nil
+	}
+	var out []Info
+	err = walkFiles(r, func(name string, fi fs.FileInfo) {
+		out = append(out, Info{Name: name, Size: fi.Size(), ModTime: fi.ModTime()})
+	})
+	if err != nil {
+		return nil, classify("list", "", err)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Summary counts the files and bytes of the Space and finds its newest change.
+func (sp *Space) Summary() (ConversationInfo, error) {
+	info := ConversationInfo{ID: sp.id}
+	r, err := sp.root(false)
+	if err != nil {
+		return info, classify("summary", "", err)
+	}
+	if r == nil {
+		return info, notFound("summary", sp.id)
+	}
+	if fi, err := r.Stat("."); err == nil {
+		info.Modified = fi.ModTime()
+	}
+	err = walkFiles(r, func(_ string, fi fs.FileInfo) {
+		info.Files++
+		info.Bytes += fi.Size()
+		if fi.ModTime().After(info.Modified) {
+			info.Modified = fi.ModTime()
+		}
+	})
+	return info, classify("summary", "", err)
+}

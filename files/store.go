@@ -1,0 +1,178 @@
+package files
+
+import (
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Options configures a Store or a standalone Space.
+type Options struct {
+	Limits Limits
+	// Bus receives an Event for every change; nil means no events.
+	Bus *Bus
+	// Now tells the time; nil means time.Now.
+	Now func() time.Time
+	// Logger receives internal failures; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	o.Limits = o.Limits.withDefaults()
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}
+
+// Store owns the folder that holds one sub-folder per conversation. It hands
+// out a Space per conversation; all file access goes through a Space.
+type Store struct {
+	dir  string
+	root *os.Root
+	opts Options
+
+	mu    sync.Mutex
+	convs map[string]*quota
+}
+
+// OpenStore opens (creating it if needed) the conversations folder dir, and
+// sweeps what interrupted writes and deletions left behind.
+func OpenStore(dir string, opts Options) (*Store, error) {
+	const op = "open store"
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, E(op, KindInternal, "", "cannot create the data folder", err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, E(op, KindInternal, "", "cannot open the data folder", err)
+	}
+	s := &Store{dir: root.Name(), root: root, opts: opts.withDefaults(), convs: map[string]*quota{}}
+	if err := sweepReserved(root, s.opts.Logger); err != nil {
+		root.Close()
+		return nil, E(op, KindInternal, "", "cannot sweep leftover temporary files", err)
+	}
+	return s, nil
+}
+
+// Close releases the Store's folder handle.
+func (s *Store) Close() error { return s.root.Close() }
+
+// Dir returns the folder holding the conversations.
+func (s *Store) Dir() string { return s.dir }
+
+// Space returns the Space of one conversation. It validates the ID and does
+// not touch the disk: the conversation's folder is opened on first use and
+// created on first write. The caller must Close the Space.
+func (s *Store) Space(conversationID string) (*Space, error) {
+	if err := ValidateConversationID(conversationID); err != nil {
+		return nil, err
+	}
+	q := s.quotaFor(conversationID)
+	q.mu.Lock()
+	gen := q.gen
+	q.mu.Unlock()
+	sp := &Space{id: conversationID, opts: s.opts, q: q, gen: gen, hostDir: s.dir + string(os.PathSeparator) + conversationID}
+	sp.openRoot = func(create bool) (*os.Root, error) { return s.openConversation(conversationID, create) }
+	return sp, nil
+}
+
+func (s *Store) quotaFor(id string) *quota {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q, ok := s.convs[id]
+	if !ok {
+		q = &quota{}
+		s.convs[id] = q
+	}
+	return q
+}
+
+func (s *Store) openConversation(id string, create bool) (*os.Root, error) {
+	r, err := s.root.OpenRoot(id)
+	if errors.Is(err, fs.ErrNotExist) && create {
+		if err = s.root.Mkdir(id, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+		r, err = s.root.OpenRoot(id)
+	}
+	return r, err
+}
+
+// ConversationInfo summarizes one conversation's folder.
+type ConversationInfo struct {
+	ID       string    `json:"id"`
+	Files    int       `json:"files"`
+	Bytes    int64     `json:"bytes"`
+	Modified time.Time `json:"modified"` // the newest modification of any file, or of the folder when empty
+}
+
+// Conversations lists every conversation folder, sorted by ID. Entries whose
+// names are not valid conversation IDs are not conversations and are skipped.
+func (s *Store) Conversations() ([]ConversationInfo, error) {
+	entries, err := fs.ReadDir(s.root.FS(), ".")
+	if err != nil {
+		return nil, E("list conversations", KindInternal, "", "cannot read the data folder", err)
+	}
+	var out []ConversationInfo
+	for _, e := range entries {
+		if !e.IsDir() || ValidateConversationID(e.Name()) != nil {
+			continue
+		}
+		info, err := s.Conversation(e.Name())
+		if err != nil {
+			continue // removed while we listed
+		}
+		out = append(out, info)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+// Conversation summarizes one conversation's folder.
+func (s *Store) Conversation(id string) (ConversationInfo, error) {
+	sp, err := s.Space(id)
+	if err != nil {
+		return ConversationInfo{}, err
+	}
+	defer sp.Close()
+	return sp.Summary()
+}
+
+// RemoveConversation deletes a conversation's folder and every file in it.
+// The folder is first renamed to a reserved name, so the conversation
+// disappears at once and a crash mid-way leaves nothing half-deleted in
+// sight (the next OpenStore sweeps the rest). Spaces still open on it refuse
+// further writes.
+func (s *Store) RemoveConversation(id string) error {
+	const op = "remove conversation"
+	if err := ValidateConversationID(id); err != nil {
+		return err
+	}
+	q := s.quotaFor(id)
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	trash := ReservedPrefix + "trash-" + uuid.NewString()
+	if err := s.root.Rename(id, trash); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return E(op, KindNotFound, id, "no such conversation", nil)
+		}
+		return E(op, KindInternal, id, "", err)
+	}
+	q.gen++
+	q.used, q.loaded = 0, false
+	if err := s.root.RemoveAll(trash); err != nil {
+		s.opts.Logger.Error("remove conversation folder", "conversation", id, "err", err)
+		return E(op, KindInternal, id, "", err)
+	}
+	return nil
+}
