@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+
+	"convfiles/internal/bytesize"
 )
 
 // Default limits, the numbers seed 004 and seed 000 promise their users.
@@ -110,20 +112,5 @@ func (q *quota) release(n int64) {
 	q.mu.Unlock()
 }
 
-// FormatBytes renders a byte count for people: "512 B", "4.0 KiB", "50 MiB".
-func FormatBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	v := float64(n) / float64(div)
-	if v == float64(int64(v)) {
-		return fmt.Sprintf("%d %ciB", int64(v), "KMGTPE"[exp])
-	}
-	return fmt.Sprintf("%.1f %ciB", v, "KMGTPE"[exp])
-}
+// FormatBytes renders a byte count for people: "512 B", "4 KiB", "1.5 MiB".
+func FormatBytes(n int64) string { return bytesize.Format(n) }
