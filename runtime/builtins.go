@@ -1,0 +1,87 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/dop251/goja"
+)
+
+// Size caps on single built-in calls. goja allocates the whole result of
+// "x".repeat(n) or new ArrayBuffer(n) at once, and an allocation larger than
+// the machine's memory ends the process before any watchdog can act; some
+// built-ins (Array.prototype.fill, join) also loop in Go without checking
+// for interrupts. These caps refuse such calls up front with the RangeError
+// a browser would give.
+const (
+	MaxStringLength = 1 << 28 // characters in one string made by repeat/padStart/padEnd
+	MaxBufferBytes  = 1 << 28 // bytes in one ArrayBuffer or typed array
+	MaxArrayLength  = 1 << 24 // length of an array made by Array(n)
+)
+
+// guardPrelude wraps the size-driven constructors. It is compiled once and
+// run in every VM.
+var guardPrelude = goja.MustCompile("convfiles-guards.js", fmt.Sprintf(`(function (g) {
+  var maxBuf = %d, maxArr = %d;
+  function tooBig(what, n, max) {
+    return new RangeError(what + " of " + n + " is over the sandbox limit of " + max);
+  }
+  var typed = { ArrayBuffer: 1, SharedArrayBuffer: 1, DataView: 0, Int8Array: 1, Uint8Array: 1,
+    Uint8ClampedArray: 1, Int16Array: 2, Uint16Array: 2, Int32Array: 4, Uint32Array: 4,
+    Float32Array: 4, Float64Array: 8, BigInt64Array: 8, BigUint64Array: 8 };
+  Object.keys(typed).forEach(function (name) {
+    var C = g[name], per = typed[name];
+    if (!C || !per) return;
+    g[name] = new Proxy(C, { construct: function (t, a, nt) {
+      if (typeof a[0] === "number" && a[0] * per > maxBuf) throw tooBig(name + " size", a[0] * per + " bytes", maxBuf + " bytes");
+      return Reflect.construct(t, a, nt);
+    } });
+  });
+  var A = g.Array;
+  function checkLen(a) {
+    if (a.length === 1 && typeof a[0] === "number" && a[0] > maxArr) throw tooBig("Array length", a[0], maxArr);
+  }
+  g.Array = new Proxy(A, {
+    construct: function (t, a, nt) { checkLen(a); return Reflect.construct(t, a, nt); },
+    apply: function (t, th, a) { checkLen(a); return Reflect.apply(t, th, a); }
+  });
+})(this);`, MaxBufferBytes, MaxArrayLength), false)
+
+// installGuards caps the string built-ins in Go (cheaper than a JS wrapper)
+// and runs the constructor prelude.
+func (s *session) installGuards() {
+	proto := s.vm.Get("String").ToObject(s.vm).Get("prototype").ToObject(s.vm)
+	wrap := func(name string, size func(call goja.FunctionCall, this int64) int64) {
+		orig, _ := goja.AssertFunction(proto.Get(name))
+		proto.Set(name, func(call goja.FunctionCall) goja.Value {
+			this := int64(len(call.This.String()))
+			if n := size(call, this); n > MaxStringLength {
+				s.throw("RangeError", fmt.Sprintf("Invalid string length: %s would make %d characters, over the sandbox limit of %d", name, n, MaxStringLength))
+			}
+			v, err := orig(call.This, call.Arguments...)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		})
+	}
+	wrap("repeat", func(call goja.FunctionCall, this int64) int64 {
+		n := call.Argument(0).ToFloat()
+		if n > float64(MaxStringLength)+1 {
+			return MaxStringLength + 1
+		}
+		return this * int64(n)
+	})
+	pad := func(call goja.FunctionCall, _ int64) int64 {
+		n := call.Argument(0).ToFloat()
+		if n > float64(MaxStringLength) {
+			return MaxStringLength + 1
+		}
+		return int64(n)
+	}
+	wrap("padStart", pad)
+	wrap("padEnd", pad)
+	if _, err := s.vm.RunProgram(guardPrelude); err != nil {
+		panic(err)
+	}
+}
+

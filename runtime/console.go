@@ -1,0 +1,104 @@
+package runtime
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/dop251/goja"
+)
+
+// logBook collects print and console output up to a line and a byte cap.
+// Past the cap it only counts, so a million log calls stay cheap; the report
+// ends with a note saying how much was dropped.
+type logBook struct {
+	mu       sync.Mutex
+	lines    []string
+	bytes    int
+	maxLines int
+	maxBytes int
+	dropped  int
+}
+
+func (l *logBook) full() bool { return len(l.lines) >= l.maxLines || l.bytes >= l.maxBytes }
+
+func (l *logBook) add(prefix string, call goja.FunctionCall) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.full() {
+		l.dropped++
+		return
+	}
+	var b strings.Builder
+	b.WriteString(prefix)
+	for i, a := range call.Arguments {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(inspect(a))
+		if b.Len() > l.maxBytes {
+			break
+		}
+	}
+	s := b.String()
+	if room := l.maxBytes - l.bytes; len(s) > room {
+		s = s[:room] + "…"
+	}
+	l.lines = append(l.lines, s)
+	l.bytes += len(s)
+}
+
+// snapshot returns the lines, with a closing note when some were dropped.
+func (l *logBook) snapshot() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := append([]string(nil), l.lines...)
+	if l.dropped > 0 {
+		out = append(out, fmt.Sprintf("[convfiles: %d more log lines dropped; logs are capped at %d lines and %d bytes: write large output to a file]", l.dropped, l.maxLines, l.maxBytes))
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+// inspect renders one console argument the way Node does for the common
+// cases: strings raw, objects and arrays as JSON, everything else as String().
+func inspect(v goja.Value) string {
+	if v == nil || goja.IsUndefined(v) {
+		return "undefined"
+	}
+	if goja.IsNull(v) {
+		return "null"
+	}
+	if o, ok := v.(*goja.Object); ok {
+		switch o.ClassName() {
+		case "Object", "Array":
+			if b, err := o.MarshalJSON(); err == nil {
+				return string(b)
+			}
+		case "Error":
+			if s := o.Get("stack"); s != nil && !goja.IsUndefined(s) {
+				return s.String()
+			}
+		}
+	}
+	return v.String()
+}
+
+func (s *session) installConsole() {
+	logf := func(prefix string) func(goja.FunctionCall) goja.Value {
+		return func(call goja.FunctionCall) goja.Value {
+			s.logs.add(prefix, call)
+			return goja.Undefined()
+		}
+	}
+	console := s.vm.NewObject()
+	console.Set("log", logf(""))
+	console.Set("info", logf(""))
+	console.Set("debug", logf(""))
+	console.Set("warn", logf("warn: "))
+	console.Set("error", logf("error: "))
+	s.vm.Set("console", console)
+	s.vm.Set("print", logf(""))
+}

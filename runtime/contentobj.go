@@ -1,0 +1,172 @@
+package runtime
+
+import (
+	"encoding/base64"
+	"strconv"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"convfiles/content"
+)
+
+// contentObject builds the JS view of a content: {type, name, mime_type,
+// size, url} plus text, width, height and pages as they apply, a
+// non-enumerable data getter (base64 of the bytes, computed on first use so
+// reading a PDF for its text never pays for it) and get_str().
+func (s *session) contentObject(c content.Content, url string) *goja.Object {
+	m := c.Info()
+	o := s.vm.NewObject()
+	o.Set("type", string(c.Kind()))
+	o.Set("name", m.Name)
+	o.Set("mime_type", m.MIME)
+	o.Set("size", m.Size)
+	o.Set("url", url)
+	switch c := c.(type) {
+	case *content.Text:
+		o.Set("text", c.Text)
+	case *content.Image:
+		o.Set("width", c.Width)
+		o.Set("height", c.Height)
+	case *content.PDF:
+		o.Set("pages", c.Pages)
+		o.Set("text", c.Text)
+		if c.ExtractErr != "" {
+			o.Set("extract_error", c.ExtractErr)
+		}
+	}
+	if c.Kind() != content.KindText {
+		var cached goja.Value
+		getter := s.vm.ToValue(func(goja.FunctionCall) goja.Value {
+			if cached == nil {
+				cached = s.vm.ToValue(base64.StdEncoding.EncodeToString(content.Data(c)))
+			}
+			return cached
+		})
+		o.DefineAccessorProperty("data", getter, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	}
+	str := c.String()
+	if c.Kind() != content.KindText && url != "" && strings.HasPrefix(str, "[") {
+		str = strings.TrimSuffix(str, "]") + ", " + url + "]"
+	}
+	o.DefineDataProperty("get_str", s.vm.ToValue(func(goja.FunctionCall) goja.Value { return s.vm.ToValue(str) }),
+		goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	if s.contents == nil {
+		s.contents = map[*goja.Object]content.Content{}
+	}
+	s.contents[o] = c
+	return o
+}
+
+// contentBytes converts write_file's content argument to bytes: a string as
+// UTF-8; ArrayBuffer and typed arrays as their bytes; a content object as
+// its bytes (an image's decoded pixels file, a text's text); an array of
+// contents as their texts joined by a blank line; any other object or array
+// as indented JSON; numbers and booleans as their text.
+func (s *session) contentBytes(v goja.Value, usage string) []byte {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		s.throw("TypeError", usage+": content is missing; pass a string, bytes, an object or a content from read_file")
+	}
+	obj, ok := v.(*goja.Object)
+	if !ok {
+		return []byte(v.String())
+	}
+	if b, ok := s.bufferBytes(obj); ok {
+		return b
+	}
+	if b, ok := s.contentLikeBytes(obj); ok {
+		return b
+	}
+	if obj.ClassName() == "Array" {
+		if texts, ok := s.contentTexts(obj); ok {
+			return []byte(strings.Join(texts, "\n\n"))
+		}
+	}
+	return s.indentedJSON(v, usage)
+}
+
+// bufferBytes returns the bytes behind an ArrayBuffer or any view of one.
+func (s *session) bufferBytes(obj *goja.Object) ([]byte, bool) {
+	if ab, ok := obj.Export().(goja.ArrayBuffer); ok {
+		return ab.Bytes(), true
+	}
+	buf, ok := obj.Get("buffer").Export().(goja.ArrayBuffer)
+	if !ok || !isView(obj.ClassName()) {
+		return nil, false
+	}
+	off, n := obj.Get("byteOffset").ToInteger(), obj.Get("byteLength").ToInteger()
+	b := buf.Bytes()
+	if off < 0 || n < 0 || off+n > int64(len(b)) {
+		return nil, false
+	}
+	return b[off : off+n], true
+}
+
+func isView(class string) bool {
+	return class == "DataView" || strings.HasSuffix(class, "Array") && class != "Array"
+}
+
+// contentLikeBytes accepts our own content objects and objects shaped like
+// them ({type: "image", data: base64}, {type: "text", text}).
+func (s *session) contentLikeBytes(obj *goja.Object) ([]byte, bool) {
+	if c, ok := s.contents[obj]; ok {
+		return content.Data(c), true
+	}
+	typ, _ := obj.Get("type").Export().(string)
+	switch typ {
+	case "text":
+		if t, ok := obj.Get("text").Export().(string); ok {
+			return []byte(t), true
+		}
+	case "image", "pdf", "file":
+		if d, ok := obj.Get("data").Export().(string); ok {
+			b, err := base64.StdEncoding.DecodeString(d)
+			if err != nil {
+				s.throw("ValidationError", "write_file: the "+typ+" content's data is not valid base64")
+			}
+			return b, true
+		}
+	}
+	return nil, false
+}
+
+// contentTexts returns get_str() of every element when all elements of a
+// non-empty array are contents.
+func (s *session) contentTexts(arr *goja.Object) ([]string, bool) {
+	n := arr.Get("length").ToInteger()
+	if n == 0 {
+		return nil, false
+	}
+	texts := make([]string, 0, n)
+	for i := int64(0); i < n; i++ {
+		el, ok := arr.Get(strconv.FormatInt(i, 10)).(*goja.Object)
+		if !ok {
+			return nil, false
+		}
+		if c, ok := s.contents[el]; ok {
+			texts = append(texts, c.String())
+			continue
+		}
+		typ, _ := el.Get("type").Export().(string)
+		t, isText := el.Get("text").Export().(string)
+		if typ == "" || !isText {
+			return nil, false
+		}
+		texts = append(texts, t)
+	}
+	return texts, true
+}
+
+func (s *session) indentedJSON(v goja.Value, usage string) []byte {
+	j := s.vm.Get("JSON").ToObject(s.vm)
+	stringify, _ := goja.AssertFunction(j.Get("stringify"))
+	r, err := stringify(j, v, goja.Null(), s.vm.ToValue(2))
+	if err != nil {
+		panic(err)
+	}
+	if goja.IsUndefined(r) {
+		s.throw("TypeError", usage+": this content cannot be saved as JSON")
+	}
+	return []byte(r.String())
+}
+

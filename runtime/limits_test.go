@@ -1,0 +1,99 @@
+package runtime
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// runaway is a script that must be stopped, and how it must end. An empty
+// typ accepts either a TimeoutError or a memory LimitError: which one comes
+// first depends on the machine's speed.
+type runaway struct {
+	name, src string
+	timeout   time.Duration
+	typ       string
+	limit     string
+	msg       string
+}
+
+var runaways = []runaway{
+	{"infinite loop", `for(;;){}`, time.Second, TypeTimeout, "timeout", "timeout of 1s"},
+	{"catastrophic regex", `/^(?=(a+)+)(a+)+\1b$/.test("a".repeat(40) + "c")`, time.Second, TypeTimeout, "timeout", "timeout of 1s"},
+	{"unbounded recursion", `function f(n) { return f(n + 1) + 1 } f(0)`, time.Second, TypeLimit, "call_stack", "call stack"},
+	{"string doubling to gigabytes", `let s = "x"; for (;;) s += s;`, DefaultTimeout, "", "", ""},
+	{"one huge repeat", `"abc".repeat(1e10)`, time.Second, TypeExecution, "", "Invalid string length"},
+	{"huge padStart", `"a".padStart(2**40)`, time.Second, TypeExecution, "", "Invalid string length"},
+	{"huge ArrayBuffer", `new ArrayBuffer(1e11)`, time.Second, TypeExecution, "", "over the sandbox limit"},
+	{"huge typed array", `new Float64Array(1e10)`, time.Second, TypeExecution, "", "over the sandbox limit"},
+	{"huge sparse array filled", `new Array(5e7).fill(0)`, time.Second, TypeExecution, "", "Array length"},
+	{"object growth", `const a = []; for (;;) a.push({x: a.length, y: "padding".repeat(4)});`, 2 * time.Second, "", "", ""},
+}
+
+// TestRunawayScriptsEndWithClearErrors checks each runaway script ends with
+// an error naming its limit, and that a normal script runs right after it.
+// How long past the timeout each one took is measured by
+// BenchmarkRunawayOvershoot, not asserted here (shared machines are noisy);
+// the bound below only catches a run that was never stopped.
+func TestRunawayScriptsEndWithClearErrors(t *testing.T) {
+	e := newEnv(t, Config{})
+	for _, tt := range runaways {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			rep, err := e.runWithTimeout("limits", tt.src, tt.timeout)
+			took := time.Since(start)
+			t.Logf("ended after %v (timeout %v): %v", took, tt.timeout, err)
+			if took > tt.timeout+5*time.Second {
+				t.Errorf("took %v: the run was not stopped", took)
+			}
+			if err == nil {
+				t.Fatal("the runaway script succeeded")
+			}
+			switch {
+			case tt.typ == "":
+				if !(rep.Error.Type == TypeTimeout || rep.Error.Type == TypeLimit && rep.Error.Limit == "memory") {
+					t.Fatalf("got %+v, want a timeout or memory limit", rep.Error)
+				}
+			case rep.Error.Type != tt.typ || rep.Error.Limit != tt.limit || !strings.Contains(rep.Error.Message, tt.msg):
+				t.Fatalf("got %+v, want %s/%s mentioning %q", rep.Error, tt.typ, tt.limit, tt.msg)
+			}
+			e.runner.Wait() // an abandoned goroutine must not slow the next case
+			var n int
+			e.ok("limits", `1 + 1`, &n)
+			if n != 2 {
+				t.Fatalf("the next script returned %d", n)
+			}
+		})
+	}
+}
+
+// TestLinearRegexIsNotALimit: a pattern that backtracks catastrophically in
+// engines like V8 runs in linear time here (Go's RE2 engine), so it succeeds.
+func TestLinearRegexIsNotALimit(t *testing.T) {
+	e := newEnv(t, Config{Timeout: time.Second})
+	var matched bool
+	e.ok("re", `/^(a+)+$/.test("a".repeat(100000) + "!")`, &matched)
+	if matched {
+		t.Fatal("matched")
+	}
+}
+
+func TestMillionLogLinesAreCappedWithANote(t *testing.T) {
+	e := newEnv(t, Config{})
+	rep := e.ok("logs", `for (let i = 0; i < 1e6; i++) console.log("line", i); "done"`, nil)
+	if len(rep.Logs) != DefaultMaxLogLines+1 {
+		t.Fatalf("%d log entries, want %d and a note", len(rep.Logs), DefaultMaxLogLines)
+	}
+	note := rep.Logs[len(rep.Logs)-1]
+	if !strings.Contains(note, "999000 more log lines dropped") || rep.Logs[0] != "line 0" {
+		t.Fatalf("first %q, note %q", rep.Logs[0], note)
+	}
+}
+
+func TestResultSizeLimit(t *testing.T) {
+	e := newEnv(t, Config{MaxResultBytes: 1000})
+	rep, err := e.run("r", `"x".repeat(2000)`)
+	if err == nil || rep.Error.Limit != "result_size" || !strings.Contains(rep.Error.Message, "write large output to a file") {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -1,0 +1,73 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Report is what one execution produced. It is filled even when the script
+// fails, so the logs and files written before the failure are not lost.
+type Report struct {
+	// Result is the JSON of the value the script returned, or of its last
+	// expression; null when there was none.
+	Result json.RawMessage `json:"result"`
+	// Logs holds print and console output, one entry per call, capped.
+	Logs []string `json:"logs"`
+	// FilesTouched is the final state of every file the script wrote or
+	// removed, in the order they were first touched.
+	FilesTouched []Touched `json:"files_touched"`
+	// Error is set when the script did not finish normally.
+	Error *ScriptError `json:"error,omitempty"`
+}
+
+// Touched is the final state of one file after a run (seed 001's
+// aggregation): "write" with its size when it exists, "remove" when it does not.
+type Touched struct {
+	Name  string `json:"name"`
+	Op    string `json:"op"`
+	Bytes int64  `json:"bytes,omitempty"`
+	URL   string `json:"url,omitempty"`
+}
+
+// The types of ScriptError, named as the Workspace Execute API names them.
+const (
+	TypeSyntax    = "SyntaxError"    // the script does not parse
+	TypeExecution = "ExecutionError" // the script threw and did not catch it
+	TypeTimeout   = "TimeoutError"   // the script ran past its timeout
+	TypeLimit     = "LimitError"     // the script hit a memory, stack or output limit
+	TypeInternal  = "InternalError"  // convfiles failed, not the script
+)
+
+// ScriptError says why a run did not finish normally.
+type ScriptError struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	// Limit names the limit that was hit for TimeoutError and LimitError:
+	// "timeout", "memory", "call_stack", "result_size".
+	Limit string `json:"limit,omitempty"`
+	// Stack is the JS stack trace, when there is one.
+	Stack string `json:"stack,omitempty"`
+}
+
+// Error formats the error as "Type: message".
+func (e *ScriptError) Error() string { return e.Type + ": " + e.Message }
+
+// limitHit is the value passed to goja's Interrupt; it becomes a ScriptError.
+type limitHit struct {
+	limit string
+	msg   string
+}
+
+func (l *limitHit) Error() string { return l.msg }
+
+func (l *limitHit) scriptError() *ScriptError {
+	typ := TypeLimit
+	if l.limit == "timeout" {
+		typ = TypeTimeout
+	}
+	return &ScriptError{Type: typ, Message: l.msg, Limit: l.limit}
+}
+
+func timeoutHit(d fmt.Stringer) *limitHit {
+	return &limitHit{limit: "timeout", msg: fmt.Sprintf("the script ran longer than its timeout of %s and was stopped", d)}
+}

@@ -1,0 +1,275 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dlclark/regexp2/v2"
+	"github.com/dop251/goja"
+
+	"convfiles/files"
+)
+
+// Defaults of Config.
+const (
+	DefaultTimeout        = 5 * time.Second
+	DefaultMaxCallStack   = 2000
+	DefaultMemoryLimit    = 512 << 20
+	DefaultMaxLogLines    = 1000
+	DefaultMaxLogBytes    = 64 << 10
+	DefaultMaxResultBytes = 1 << 20
+	// abandonGrace is how long a run may take to stop after its timeout
+	// before the caller gets its report anyway. Go code that ignores
+	// interrupts (a backtracking regexp, a huge Array fill) goes on in the
+	// background until it returns, bounded by regexpMatchBound for regexps.
+	abandonGrace = 100 * time.Millisecond
+	// regexpMatchBound bounds one backtracking regexp match in any script.
+	regexpMatchBound = 10 * time.Second
+)
+
+// Config sets the limits and the services of a Runner. Zero fields take
+// the defaults above.
+type Config struct {
+	Timeout        time.Duration
+	MaxCallStack   int
+	MemoryLimit    int64 // heap bytes above which running scripts are stopped
+	MaxLogLines    int
+	MaxLogBytes    int
+	MaxResultBytes int
+	// MaxExecutionBytes caps the bytes one execution may write (default 50 MiB).
+	MaxExecutionBytes int64
+	// MaxReadBytes caps what read_file loads into the script (default 50 MiB).
+	MaxReadBytes int64
+	// ReadRoots are the folders read_file may read by absolute path.
+	ReadRoots *files.ReadRoots
+	// Link returns the URL of a file of a conversation. For a standalone
+	// folder (conversation "") it may return "".
+	Link   func(conversation, name string) string
+	Logger *slog.Logger
+}
+
+func (c Config) withDefaults() Config {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	def(&c.MaxCallStack, DefaultMaxCallStack)
+	def(&c.MaxLogLines, DefaultMaxLogLines)
+	def(&c.MaxLogBytes, DefaultMaxLogBytes)
+	def(&c.MaxResultBytes, DefaultMaxResultBytes)
+	if c.MemoryLimit <= 0 {
+		c.MemoryLimit = DefaultMemoryLimit
+	}
+	if c.MaxExecutionBytes == 0 {
+		c.MaxExecutionBytes = files.DefaultMaxExecutionBytes
+	}
+	if c.MaxReadBytes <= 0 {
+		c.MaxReadBytes = files.DefaultMaxFileBytes
+	}
+	if c.Link == nil {
+		c.Link = func(string, string) string { return "" }
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c
+}
+
+// Runner executes scripts. It is safe for concurrent use; each Run gets a
+// fresh VM, so nothing survives from one run to the next.
+type Runner struct {
+	cfg       Config
+	guard     *memoryGuard
+	abandoned atomic.Int64
+	inFlight  sync.WaitGroup
+}
+
+var setRegexpBound sync.Once
+
+// New returns a Runner with cfg's limits.
+func New(cfg Config) *Runner {
+	setRegexpBound.Do(func() { regexp2.DefaultMatchTimeout = regexpMatchBound })
+	cfg = cfg.withDefaults()
+	return &Runner{cfg: cfg, guard: newMemoryGuard(uint64(cfg.MemoryLimit))}
+}
+
+// Request is one script to run.
+type Request struct {
+	// Source is the JavaScript code.
+	Source string
+	// Filename names the script in stack traces; default "script.js".
+	Filename string
+	// Space is where the file helpers read and write; nil means the script
+	// has no files and every file helper throws.
+	Space *files.Space
+	// Timeout overrides the Runner's timeout when positive.
+	Timeout time.Duration
+}
+
+// Abandoned returns how many runs were reported as timed out while Go code
+// they had called was still running. Such goroutines end by themselves.
+func (r *Runner) Abandoned() int64 { return r.abandoned.Load() }
+
+// Wait blocks until every script goroutine has ended, abandoned ones
+// included. A server calls it on shutdown, after it stopped taking runs.
+func (r *Runner) Wait() { r.inFlight.Wait() }
+
+// Run executes req and returns its report. The error is the report's
+// *ScriptError when the script did not finish normally.
+func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
+	timeout := r.cfg.Timeout
+	if req.Timeout > 0 {
+		timeout = req.Timeout
+	}
+	if req.Filename == "" {
+		req.Filename = "script.js"
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s := newSession(runCtx, r.cfg, req.Space)
+	s.install()
+
+	stop := func(hit *limitHit) {
+		s.vm.Interrupt(hit)
+		cancel()
+	}
+	timer := time.AfterFunc(timeout, func() { stop(timeoutHit(timeout)) })
+	defer timer.Stop()
+	unwatch := r.guard.watch(func() {
+		stop(&limitHit{limit: "memory", msg: fmt.Sprintf("the server's memory passed its limit of %s while scripts ran; this script was stopped", files.FormatBytes(r.cfg.MemoryLimit))})
+	})
+	defer unwatch()
+	stopOnCancel := context.AfterFunc(ctx, func() {
+		stop(&limitHit{limit: "cancelled", msg: "the request was cancelled before the script finished"})
+	})
+	defer stopOnCancel()
+
+	done := make(chan outcome, 1)
+	r.inFlight.Add(1)
+	go func() {
+		defer r.inFlight.Done()
+		s.execute(req.Filename, req.Source, done)
+	}()
+
+	var out outcome
+	select {
+	case out = <-done:
+	case <-time.After(timeout + abandonGrace):
+		r.abandoned.Add(1)
+		r.cfg.Logger.Warn("script abandoned after its timeout; its goroutine ends by itself", "timeout", timeout)
+		out = outcome{err: timeoutHit(timeout).scriptError()}
+	}
+	rep := &Report{Result: out.result, Logs: s.logs.snapshot(), FilesTouched: s.touched.final(s)}
+	if rep.Result == nil {
+		rep.Result = []byte("null")
+	}
+	if out.err != nil {
+		rep.Error = out.err
+		return rep, out.err
+	}
+	return rep, nil
+}
+
+type outcome struct {
+	result []byte
+	err    *ScriptError
+}
+
+// execute runs the script on its own goroutine, so the caller can give up
+// on it, and turns every way it can end, panics included, into an outcome.
+func (s *session) execute(filename, src string, done chan<- outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.cfg.Logger.Error("script panicked inside convfiles", "panic", p)
+			done <- outcome{err: &ScriptError{Type: TypeInternal, Message: "internal error while running the script"}}
+		}
+	}()
+	prg, err := compile(filename, src)
+	if err != nil {
+		done <- outcome{err: &ScriptError{Type: TypeSyntax, Message: err.Error()}}
+		return
+	}
+	v, err := s.vm.RunProgram(prg)
+	if err == nil {
+		v, err = s.settle(v)
+	}
+	if err != nil {
+		done <- outcome{err: toScriptError(err)}
+		return
+	}
+	res, serr := s.exportResult(v)
+	done <- outcome{result: res, err: serr}
+}
+
+// compile parses src as a script. A script that uses a top-level return
+// (its result) is compiled inside a function, on the same lines, so error
+// positions still point at the user's code.
+func compile(filename, src string) (*goja.Program, error) {
+	prg, err := goja.Compile(filename, src, false)
+	if err == nil {
+		return prg, nil
+	}
+	if strings.Contains(err.Error(), "Illegal return statement") {
+		if p, err2 := goja.Compile(filename, "(function(){"+src+"\n})()", false); err2 == nil {
+			return p, nil
+		}
+	}
+	var se *goja.CompilerSyntaxError
+	if errors.As(err, &se) {
+		return nil, errors.New(se.Error())
+	}
+	return nil, err
+}
+
+// settle unwraps a Promise result: goja drains the microtask queue before
+// RunProgram returns, so a Promise is settled by now or never will be.
+func (s *session) settle(v goja.Value) (goja.Value, error) {
+	p, ok := v.Export().(*goja.Promise)
+	if !ok {
+		return v, nil
+	}
+	switch p.State() {
+	case goja.PromiseStateFulfilled:
+		return p.Result(), nil
+	case goja.PromiseStateRejected:
+		return nil, &rejection{v: p.Result()}
+	}
+	return goja.Undefined(), nil
+}
+
+type rejection struct{ v goja.Value }
+
+func (r *rejection) Error() string { return inspect(r.v) }
+
+func toScriptError(err error) *ScriptError {
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		if hit, ok := ie.Value().(*limitHit); ok {
+			return hit.scriptError()
+		}
+		return &ScriptError{Type: TypeTimeout, Message: fmt.Sprint(ie.Value()), Limit: "timeout"}
+	}
+	var so *goja.StackOverflowError
+	if errors.As(err, &so) {
+		return &ScriptError{Type: TypeLimit, Limit: "call_stack", Message: "maximum call stack size exceeded (unbounded recursion?)"}
+	}
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		return &ScriptError{Type: TypeExecution, Message: ex.Value().String(), Stack: ex.String()}
+	}
+	var rj *rejection
+	if errors.As(err, &rj) {
+		return &ScriptError{Type: TypeExecution, Message: "unhandled promise rejection: " + rj.Error()}
+	}
+	return &ScriptError{Type: TypeExecution, Message: err.Error()}
+}

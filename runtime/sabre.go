@@ -1,0 +1,195 @@
+package runtime
+
+import (
+	"io"
+	"path"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"convfiles/content"
+	"convfiles/files"
+)
+
+// installSABRE binds the helpers of SABRE's dialect (seed 003):
+// write_file, read_file, list_files, delete_file and file_info.
+func (s *session) installSABRE() {
+	s.vm.Set("write_file", s.writeFile)
+	s.vm.Set("read_file", s.readFile)
+	s.vm.Set("list_files", s.listFiles)
+	s.vm.Set("delete_file", s.deleteFile)
+	s.vm.Set("file_info", s.fileInfo)
+}
+
+// needSpace returns the run's Space or throws when the run has none.
+func (s *session) needSpace(fn string) *files.Space {
+	if s.space == nil {
+		s.throw("PermissionError", fn+": this run has no conversation, so it has no files; run it with a conversation ID")
+	}
+	return s.space
+}
+
+// stringArg returns argument i, which must be a string.
+func (s *session) stringArg(call goja.FunctionCall, i int, usage, what string) string {
+	v := call.Argument(i)
+	if str, ok := v.Export().(string); ok {
+		return str
+	}
+	s.throw("TypeError", usage+": "+what+" must be a string, not "+typeName(v))
+	return ""
+}
+
+func typeName(v goja.Value) string {
+	switch {
+	case v == nil || goja.IsUndefined(v):
+		return "undefined"
+	case goja.IsNull(v):
+		return "null"
+	}
+	if o, ok := v.(*goja.Object); ok {
+		return o.ClassName()
+	}
+	return v.ExportType().Kind().String()
+}
+
+// writeFile is write_file(name, content) → the file's link.
+func (s *session) writeFile(call goja.FunctionCall) goja.Value {
+	const usage = "write_file(name, content)"
+	sp := s.needSpace("write_file")
+	name := s.stringArg(call, 0, usage, "name")
+	data := s.contentBytes(call.Argument(1), usage)
+	info, err := sp.WriteBytes(s.ctx, name, data, files.WriteOptions{Budget: s.budget})
+	if err != nil {
+		s.throwFiles(err)
+	}
+	s.touched.touch(info.Name)
+	return s.vm.ToValue(s.linkOrPath(info.Name))
+}
+
+// linkOrPath is a file's link, or its host path in a standalone folder.
+func (s *session) linkOrPath(name string) string {
+	if u := s.link(name); u != "" {
+		return u
+	}
+	return s.space.HostPath(name)
+}
+
+// readFile is read_file(name) → a content object. An absolute path is read
+// only inside a configured read root.
+func (s *session) readFile(call goja.FunctionCall) goja.Value {
+	const usage = "read_file(name)"
+	name := s.stringArg(call, 0, usage, "name")
+	var (
+		f    interface{ io.ReadCloser }
+		info files.Info
+		err  error
+		url  string
+	)
+	if path.IsAbs(name) {
+		f, info, err = s.cfg.ReadRoots.Open(name)
+	} else {
+		f, info, err = s.needSpace("read_file").Open(name)
+		url = s.link(info.Name)
+	}
+	if err != nil {
+		s.throwFiles(err)
+	}
+	defer f.Close()
+	if info.Size > s.cfg.MaxReadBytes {
+		s.throw("LimitError", "read_file loads whole files of at most "+files.FormatBytes(s.cfg.MaxReadBytes)+"; "+info.Name+" holds "+files.FormatBytes(info.Size))
+	}
+	data := make([]byte, info.Size)
+	if _, err := io.ReadFull(f, data); err != nil {
+		s.throwFiles(files.E("read", files.KindConflict, info.Name, "the file changed while it was read; try again", err))
+	}
+	return s.contentObject(content.Parse(info.Name, data), url)
+}
+
+// listFiles is list_files(pattern?) → [{name, size, mime_type, modified, url}].
+// A pattern without "/" matches base names at any depth ("*.csv"); one with
+// "/" matches whole names ("data/*.json").
+func (s *session) listFiles(call goja.FunctionCall) goja.Value {
+	const usage = "list_files(pattern?)"
+	sp := s.needSpace("list_files")
+	pattern := ""
+	if a := call.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
+		pattern = s.stringArg(call, 0, usage, "pattern")
+		if _, err := path.Match(pattern, ""); err != nil {
+			s.throw("ValidationError", usage+": the pattern "+pattern+" is malformed; use *, ? and [a-z] as in \"*.csv\"")
+		}
+	}
+	list, err := sp.List()
+	if err != nil {
+		s.throwFiles(err)
+	}
+	out := make([]any, 0, len(list))
+	for _, fi := range list {
+		if pattern != "" && !matches(pattern, fi.Name) {
+			continue
+		}
+		o := s.vm.NewObject()
+		o.Set("name", fi.Name)
+		o.Set("size", fi.Size)
+		o.Set("mime_type", content.MIMEByExtension(fi.Name))
+		o.Set("modified", fi.ModTime.UTC().Format(time.RFC3339))
+		o.Set("url", s.link(fi.Name))
+		out = append(out, o)
+	}
+	return s.vm.NewArray(out...)
+}
+
+func matches(pattern, name string) bool {
+	target := name
+	if !containsSlash(pattern) {
+		target = path.Base(name)
+	}
+	ok, _ := path.Match(pattern, target)
+	return ok
+}
+
+func containsSlash(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '/' {
+			return true
+		}
+	}
+	return false
+}
+
+// deleteFile is delete_file(name) → true.
+func (s *session) deleteFile(call goja.FunctionCall) goja.Value {
+	sp := s.needSpace("delete_file")
+	name := s.stringArg(call, 0, "delete_file(name)", "name")
+	clean, err := files.ValidateName(name)
+	if err == nil {
+		err = sp.Remove(clean)
+	}
+	if err != nil {
+		s.throwFiles(err)
+	}
+	s.touched.touch(clean)
+	return s.vm.ToValue(true)
+}
+
+// fileInfo is file_info(name) → {name, size, type, mime_type, modified, url},
+// with the type and MIME type sniffed from the file's first bytes.
+func (s *session) fileInfo(call goja.FunctionCall) goja.Value {
+	sp := s.needSpace("file_info")
+	name := s.stringArg(call, 0, "file_info(name)", "name")
+	f, info, err := sp.Open(name)
+	if err != nil {
+		s.throwFiles(err)
+	}
+	head := make([]byte, content.SniffLen)
+	n, _ := io.ReadFull(f, head)
+	f.Close()
+	kind, mt := content.Detect(info.Name, head[:n], int64(n) == info.Size)
+	o := s.vm.NewObject()
+	o.Set("name", info.Name)
+	o.Set("size", info.Size)
+	o.Set("type", string(kind))
+	o.Set("mime_type", mt)
+	o.Set("modified", info.ModTime.UTC().Format(time.RFC3339))
+	o.Set("url", s.link(info.Name))
+	return o
+}

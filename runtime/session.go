@@ -1,0 +1,145 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/dop251/goja"
+
+	"convfiles/content"
+	"convfiles/files"
+)
+
+// session is the state of one run: its VM, its Space, its logs, its budget
+// and what it touched. Nothing in it outlives the run.
+type session struct {
+	ctx     context.Context
+	cfg     Config
+	vm      *goja.Runtime
+	space   *files.Space
+	budget  *files.Budget
+	logs    *logBook
+	touched *touchLog
+	// ctors holds Error, TypeError and RangeError as they were before the
+	// script ran, so a script that replaces them cannot change what the
+	// bindings throw.
+	ctors map[string]goja.Value
+	// contents maps the content objects this run made to their values, so
+	// write_file can save one without a round trip through base64.
+	contents map[*goja.Object]content.Content
+}
+
+func newSession(ctx context.Context, cfg Config, space *files.Space) *session {
+	vm := goja.New()
+	vm.SetMaxCallStackSize(cfg.MaxCallStack)
+	return &session{
+		ctx:     ctx,
+		cfg:     cfg,
+		vm:      vm,
+		space:   space,
+		budget:  files.NewBudget(cfg.MaxExecutionBytes),
+		logs:    &logBook{maxLines: cfg.MaxLogLines, maxBytes: cfg.MaxLogBytes},
+		touched: &touchLog{},
+	}
+}
+
+func (s *session) install() {
+	s.ctors = map[string]goja.Value{}
+	for _, n := range []string{"Error", "TypeError", "RangeError"} {
+		s.ctors[n] = s.vm.Get(n)
+	}
+	s.installGuards()
+	s.installConsole()
+	s.installSABRE()
+}
+
+// exportResult turns the script's value into JSON with JS semantics
+// (toJSON, functions dropped), refusing results over the size cap.
+func (s *session) exportResult(v goja.Value) ([]byte, *ScriptError) {
+	if v == nil || goja.IsUndefined(v) {
+		return nil, nil
+	}
+	var out []byte
+	err := s.guardCall(func() {
+		j := s.vm.Get("JSON").ToObject(s.vm)
+		stringify, _ := goja.AssertFunction(j.Get("stringify"))
+		r, err := stringify(j, v)
+		if err != nil {
+			panic(err)
+		}
+		if goja.IsUndefined(r) {
+			return
+		}
+		out = []byte(r.String())
+	})
+	if err != nil {
+		se := toScriptError(err)
+		se.Message = "the result cannot be turned into JSON: " + se.Message
+		return nil, se
+	}
+	if len(out) > s.cfg.MaxResultBytes {
+		return nil, &ScriptError{Type: TypeLimit, Limit: "result_size", Message: fmt.Sprintf(
+			"the result is %s of JSON and the limit is %s: write large output to a file with write_file and return its link",
+			files.FormatBytes(int64(len(out))), files.FormatBytes(int64(s.cfg.MaxResultBytes)))}
+	}
+	return out, nil
+}
+
+// guardCall runs f, turning a JS exception thrown inside it into an error.
+func (s *session) guardCall(f func()) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if e, ok := p.(error); ok {
+				err = e
+				return
+			}
+			err = fmt.Errorf("%v", p)
+		}
+	}()
+	f()
+	return nil
+}
+
+// touchLog remembers which names a run wrote or removed, in first-touch
+// order; the report gives each one's final state.
+type touchLog struct {
+	mu    sync.Mutex
+	names []string
+	seen  map[string]bool
+}
+
+func (t *touchLog) touch(name string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.seen == nil {
+		t.seen = map[string]bool{}
+	}
+	if !t.seen[name] {
+		t.seen[name] = true
+		t.names = append(t.names, name)
+	}
+}
+
+func (t *touchLog) final(s *session) []Touched {
+	t.mu.Lock()
+	names := append([]string(nil), t.names...)
+	t.mu.Unlock()
+	out := make([]Touched, 0, len(names))
+	for _, n := range names {
+		info, err := s.space.Stat(n)
+		if err != nil {
+			out = append(out, Touched{Name: n, Op: "remove"})
+			continue
+		}
+		out = append(out, Touched{Name: n, Op: "write", Bytes: info.Size, URL: s.link(n)})
+	}
+	return out
+}
+
+func (s *session) link(name string) string {
+	if s.space == nil {
+		return ""
+	}
+	return s.cfg.Link(s.space.ID(), name)
+}
