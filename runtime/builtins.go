@@ -84,4 +84,3 @@ func (s *session) installGuards() {
 		panic(err)
 	}
 }
-

@@ -90,8 +90,15 @@ func (s *session) bufferBytes(obj *goja.Object) ([]byte, bool) {
 	if ab, ok := obj.Export().(goja.ArrayBuffer); ok {
 		return ab.Bytes(), true
 	}
-	buf, ok := obj.Get("buffer").Export().(goja.ArrayBuffer)
-	if !ok || !isView(obj.ClassName()) {
+	if obj.ClassName() == "Array" {
+		return nil, false
+	}
+	bv := obj.Get("buffer")
+	if bv == nil {
+		return nil, false
+	}
+	buf, ok := bv.Export().(goja.ArrayBuffer)
+	if !ok {
 		return nil, false
 	}
 	off, n := obj.Get("byteOffset").ToInteger(), obj.Get("byteLength").ToInteger()
@@ -102,24 +109,20 @@ func (s *session) bufferBytes(obj *goja.Object) ([]byte, bool) {
 	return b[off : off+n], true
 }
 
-func isView(class string) bool {
-	return class == "DataView" || strings.HasSuffix(class, "Array") && class != "Array"
-}
-
 // contentLikeBytes accepts our own content objects and objects shaped like
 // them ({type: "image", data: base64}, {type: "text", text}).
 func (s *session) contentLikeBytes(obj *goja.Object) ([]byte, bool) {
 	if c, ok := s.contents[obj]; ok {
 		return content.Data(c), true
 	}
-	typ, _ := obj.Get("type").Export().(string)
+	typ, _ := exportString(obj.Get("type"))
 	switch typ {
 	case "text":
-		if t, ok := obj.Get("text").Export().(string); ok {
+		if t, ok := exportString(obj.Get("text")); ok {
 			return []byte(t), true
 		}
 	case "image", "pdf", "file":
-		if d, ok := obj.Get("data").Export().(string); ok {
+		if d, ok := exportString(obj.Get("data")); ok {
 			b, err := base64.StdEncoding.DecodeString(d)
 			if err != nil {
 				s.throw("ValidationError", "write_file: the "+typ+" content's data is not valid base64")
@@ -147,8 +150,8 @@ func (s *session) contentTexts(arr *goja.Object) ([]string, bool) {
 			texts = append(texts, c.String())
 			continue
 		}
-		typ, _ := el.Get("type").Export().(string)
-		t, isText := el.Get("text").Export().(string)
+		typ, _ := exportString(el.Get("type"))
+		t, isText := exportString(el.Get("text"))
 		if typ == "" || !isText {
 			return nil, false
 		}
@@ -170,3 +173,12 @@ func (s *session) indentedJSON(v goja.Value, usage string) []byte {
 	return []byte(r.String())
 }
 
+// exportString returns v as a Go string when it is a JS string; v may be nil
+// (a missing property).
+func exportString(v goja.Value) (string, bool) {
+	if v == nil {
+		return "", false
+	}
+	s, ok := v.Export().(string)
+	return s, ok
+}

@@ -66,3 +66,5 @@ func (e *env) runWithTimeout(conv, src string, timeout time.Duration) (*Report, 
 	defer sp.Close()
 	return e.runner.Run(context.Background(), Request{Source: src, Space: sp, Timeout: timeout})
 }
+
+var writeOpts = files.WriteOptions{}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -190,7 +191,7 @@ type outcome struct {
 func (s *session) execute(filename, src string, done chan<- outcome) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.cfg.Logger.Error("script panicked inside convfiles", "panic", p)
+			s.cfg.Logger.Error("script panicked inside convfiles", "panic", p, "stack", string(debug.Stack()))
 			done <- outcome{err: &ScriptError{Type: TypeInternal, Message: "internal error while running the script"}}
 		}
 	}()
