@@ -1,0 +1,69 @@
+package routes
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"convfiles/files"
+)
+
+// envelope is the JSON shape of every API answer, as the Workspace API of
+// seed 002 defines it.
+type envelope struct {
+	Success bool       `json:"success"`
+	Result  any        `json:"result,omitempty"`
+	Error   *errorBody `json:"error,omitempty"`
+}
+
+type errorBody struct {
+	Type    string         `json:"type"`
+	Message string         `json:"message"`
+	Details map[string]any `json:"details,omitempty"`
+}
+
+// statusOf is the one place where error kinds become HTTP statuses and
+// error types.
+func statusOf(kind files.Kind) (int, string) {
+	switch kind {
+	case files.KindInvalid:
+		return http.StatusBadRequest, "ValidationError"
+	case files.KindNotFound:
+		return http.StatusNotFound, "FileNotFoundError"
+	case files.KindConflict:
+		return http.StatusConflict, "ConflictError"
+	case files.KindTooLarge:
+		return http.StatusRequestEntityTooLarge, "ValidationError"
+	case files.KindForbidden:
+		return http.StatusForbidden, "PermissionError"
+	}
+	return http.StatusInternalServerError, "InternalError"
+}
+
+// writeError answers err as a JSON envelope. Internal errors are logged
+// with their cause and shown to the client only as "internal error".
+func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	kind := files.KindOf(err)
+	status, typ := statusOf(kind)
+	body := &errorBody{Type: typ, Message: files.MessageOf(err)}
+	var fe *files.Error
+	if errors.As(err, &fe) && kind != files.KindInternal && fe.Name != "" {
+		body.Details = map[string]any{"name": fe.Name, "reason": kind.String()}
+	}
+	if kind == files.KindInternal {
+		log.Error("request failed", "method", r.Method, "path", r.URL.EscapedPath(), "err", err)
+	}
+	writeJSON(w, status, envelope{Error: body})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func writeResult(w http.ResponseWriter, result any) {
+	writeJSON(w, http.StatusOK, envelope{Success: true, Result: result})
+}

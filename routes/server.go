@@ -1,0 +1,71 @@
+package routes
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+
+	"github.com/gorilla/mux"
+
+	"convfiles/files"
+)
+
+// Config is what the HTTP adapter needs.
+type Config struct {
+	Store  *files.Store
+	Links  Links
+	Logger *slog.Logger
+}
+
+// Server is the HTTP handler of convfiles.
+type Server struct {
+	store  *files.Store
+	links  Links
+	log    *slog.Logger
+	router *mux.Router
+}
+
+// New returns a Server with every route registered.
+func New(cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	s := &Server{store: cfg.Store, links: cfg.Links, log: cfg.Logger}
+	r := mux.NewRouter()
+	// Names are matched as they were sent, percent-encoded, and decoded once
+	// by the handler; mux must neither decode them first nor "clean" a path
+	// with ".." into another file's path: a hostile path is refused, not
+	// redirected.
+	r.UseEncodedPath()
+	r.SkipClean(true)
+	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, s.log, files.E("route", files.KindNotFound, "", fmt.Sprintf("no route for %s %s", r.Method, r.URL.EscapedPath()), nil))
+	})
+	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusMethodNotAllowed, envelope{Error: &errorBody{Type: "MethodNotAllowed", Message: r.Method + " is not allowed here"}})
+	})
+	s.registerFileRoutes(r)
+	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
+	s.router = r
+	return s
+}
+
+// ServeHTTP serves a request, turning a panic in a handler into a 500 so one
+// bad request never takes the server down.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			s.log.Error("handler panicked", "panic", p, "path", r.URL.EscapedPath(), "stack", string(debug.Stack()))
+			writeError(w, r, s.log, fmt.Errorf("panic: %v", p))
+		}
+	}()
+	s.router.ServeHTTP(w, r)
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	writeResult(w, map[string]string{"status": "ok"})
+}
