@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adrg/xdg"
+)
+
+// cli runs one command line in-process with its own output buffers.
+type cli struct {
+	t       *testing.T
+	dataDir string
+	config  string
+}
+
+func newCLI(t *testing.T) *cli {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.toml")
+	os.WriteFile(cfg, nil, 0o600)
+	return &cli{t: t, dataDir: filepath.Join(dir, "data"), config: cfg}
+}
+
+func (c *cli) run(stdin string, args ...string) (code int, stdout, stderr string) {
+	c.t.Helper()
+	var out, errb bytes.Buffer
+	full := append([]string{args[0], "--config", c.config, "--data-dir", c.dataDir}, args[1:]...)
+	code = run(full, &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb})
+	return code, out.String(), errb.String()
+}
+
+func TestRunWritesIntoXDGDataHome(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
+	xdg.Reload()
+	defer xdg.Reload()
+	var out, errb bytes.Buffer
+	code := run([]string{"run", "--conversation", "conv-42"}, &env{
+		stdin: strings.NewReader(`write_file("report.md", "# Hi")`), stdout: &out, stderr: &errb})
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	b, err := os.ReadFile(filepath.Join(home, "data", "convfiles", "files", "conv-42", "report.md"))
+	if err != nil || string(b) != "# Hi" {
+		t.Fatalf("file not under $XDG_DATA_HOME/convfiles/files/<id>/: %v %q", err, b)
+	}
+	var rep struct {
+		Result string
+	}
+	json.Unmarshal(out.Bytes(), &rep)
+	if rep.Result != "http://127.0.0.1:8080/files/conv-42/report.md" {
+		t.Fatalf("result %q", rep.Result)
+	}
+}
+
+func TestRunReportsScriptErrorsWithExitStatus1(t *testing.T) {
+	c := newCLI(t)
+	code, out, _ := c.run(`throw new Error("nope")`, "run", "--conversation", "c")
+	if code != 1 || !strings.Contains(out, `"type": "ExecutionError"`) || !strings.Contains(out, "nope") {
+		t.Fatalf("exit %d, report %s", code, out)
+	}
+	code, _, errs := c.run("", "run", "--conversation", "c", "--dir", "/tmp/x")
+	if code != 2 || !strings.Contains(errs, "not both") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
+
+func TestRunStandaloneDir(t *testing.T) {
+	c := newCLI(t)
+	dir := filepath.Join(t.TempDir(), "toolscript-files")
+	script := filepath.Join(t.TempDir(), "s.js")
+	os.WriteFile(script, []byte(`write_file("sub/out.txt", "standalone")`), 0o600)
+	code, out, errs := c.run("", "run", "--dir", dir, script)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "sub", "out.txt"))
+	if err != nil || string(b) != "standalone" {
+		t.Fatalf("%v %q", err, b)
+	}
+	if !strings.Contains(out, filepath.Join(dir, "sub", "out.txt")) {
+		t.Fatalf("write_file in a standalone folder should return the host path: %s", out)
+	}
+}
+
+func TestLsCatRm(t *testing.T) {
+	c := newCLI(t)
+	c.run(`write_file("a.txt", "alpha"); write_file("b/c.txt", "gamma")`, "run", "--conversation", "c1")
+	_, out, _ := c.run("", "ls")
+	if !strings.Contains(out, "c1") || !strings.Contains(out, "2 ") {
+		t.Errorf("ls: %s", out)
+	}
+	_, out, _ = c.run("", "ls", "--conversation", "c1")
+	if !strings.Contains(out, "a.txt") || !strings.Contains(out, "b/c.txt") {
+		t.Errorf("ls --conversation: %s", out)
+	}
+	if _, out, _ = c.run("", "cat", "--conversation", "c1", "b/c.txt"); out != "gamma" {
+		t.Errorf("cat: %q", out)
+	}
+	code, out, errs := c.run("", "rm", "--conversation", "c1", "a.txt", "missing.txt")
+	if code != 1 || !strings.Contains(out, "removed a.txt") || !strings.Contains(errs, "no such file") {
+		t.Errorf("rm: %d %q %q", code, out, errs)
+	}
+}
+
+func TestCleanup(t *testing.T) {
+	c := newCLI(t)
+	for _, id := range []string{"old-1", "old-2", "fresh"} {
+		c.run(`write_file("f.txt", "x")`, "run", "--conversation", id)
+	}
+	past := time.Now().Add(-10 * 24 * time.Hour)
+	for _, id := range []string{"old-1", "old-2"} {
+		dir := filepath.Join(c.dataDir, "files", id)
+		os.Chtimes(filepath.Join(dir, "f.txt"), past, past)
+		os.Chtimes(dir, past, past)
+	}
+	_, out, _ := c.run("", "cleanup", "--older-than", "7d", "--dry-run")
+	if !strings.Contains(out, "would delete 2 conversations") {
+		t.Fatalf("dry run: %s", out)
+	}
+	if _, err := os.Stat(filepath.Join(c.dataDir, "files", "old-1")); err != nil {
+		t.Fatal("dry run deleted something")
+	}
+	_, out, _ = c.run("", "cleanup", "--older-than", "7d")
+	if !strings.Contains(out, "deleted old-1") || !strings.Contains(out, "deleted old-2") || strings.Contains(out, "fresh") {
+		t.Fatalf("cleanup: %s", out)
+	}
+	_, out, _ = c.run("", "cleanup", "--conversation", "fresh")
+	if !strings.Contains(out, "deleted 1 conversations") {
+		t.Fatalf("cleanup --conversation: %s", out)
+	}
+	entries, _ := os.ReadDir(filepath.Join(c.dataDir, "files"))
+	if len(entries) != 0 {
+		t.Fatalf("left %v", entries)
+	}
+	for _, bad := range [][]string{{"cleanup"}, {"cleanup", "--older-than", "soon"}, {"cleanup", "--conversation", "a", "--older-than", "1h"}} {
+		if code, _, _ := c.run("", bad...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", bad, code)
+		}
+	}
+}
+
+func TestConfigRejectsUnknownKeysAndFlagsOverride(t *testing.T) {
+	c := newCLI(t)
+	os.WriteFile(c.config, []byte("[runtime]\ntimeout = \"5s\"\ntimout = \"1s\"\n"), 0o600)
+	code, _, errs := c.run("1", "run")
+	if code != 1 || !strings.Contains(errs, "unknown keys runtime.timout") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	os.WriteFile(c.config, []byte("[runtime]\ntimeout = \"50ms\"\n"), 0o600)
+	code, out, _ := c.run("for(;;){}", "run")
+	if code != 1 || !strings.Contains(out, "timeout of 50ms") {
+		t.Fatalf("config timeout not applied: %s", out)
+	}
+	code, out, _ = c.run("for(;;){}", "run", "--timeout", "80ms")
+	if code != 1 || !strings.Contains(out, "timeout of 80ms") {
+		t.Fatalf("flag did not override the config: %s", out)
+	}
+}
+
+func TestPrompt(t *testing.T) {
+	c := newCLI(t)
+	_, out, _ := c.run("", "prompt")
+	if !strings.Contains(out, "write_file(name, content)") {
+		t.Fatalf("prompt: %q", out)
+	}
+}
+
+func TestServeServesLinks(t *testing.T) {
+	c := newCLI(t)
+	_, out, _ := c.run(`write_file("hello.txt", "hi there")`, "run", "--conversation", "s1")
+	if !strings.Contains(out, "/files/s1/hello.txt") {
+		t.Fatal(out)
+	}
+	cfg := defaultConfig()
+	cfg.DataDir = c.dataDir
+	cfg.Server.Address = "127.0.0.1:0"
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	quiet := &env{stdout: io.Discard, stderr: io.Discard, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	go func() { done <- serve(ctx, quiet, cfg, ready) }()
+	addr := <-ready
+	resp, err := http.Get("http://" + addr + "/files/s1/hello.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != "hi there" {
+		t.Fatalf("served %q", b)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+}

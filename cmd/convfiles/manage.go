@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"convfiles/files"
+	"convfiles/prompts"
+)
+
+// openStore opens the configured store for a management command.
+func openStore(e *env, cfg Config) (*files.Store, error) {
+	opts := cfg.storeOptions()
+	opts.Logger = e.logger
+	return files.OpenStore(cfg.filesDir(), opts)
+}
+
+func cmdLs(e *env, args []string) error {
+	f := newFlags(e, "ls", "")
+	conv := f.String("conversation", "", "list this conversation's files instead of the conversations")
+	cfg, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	store, err := openStore(e, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	defer tw.Flush()
+	if *conv == "" {
+		convs, err := store.Conversations()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(tw, "CONVERSATION\tFILES\tSIZE\tMODIFIED")
+		for _, c := range convs {
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", c.ID, c.Files, files.FormatBytes(c.Bytes), c.Modified.UTC().Format(time.RFC3339))
+		}
+		return nil
+	}
+	sp, err := store.Space(*conv)
+	if err != nil {
+		return err
+	}
+	defer sp.Close()
+	list, err := sp.List()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(tw, "NAME\tSIZE\tMODIFIED")
+	for _, fi := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", fi.Name, files.FormatBytes(fi.Size), fi.ModTime.UTC().Format(time.RFC3339))
+	}
+	return nil
+}
+
+func cmdCat(e *env, args []string) error {
+	f := newFlags(e, "cat", "--conversation ID NAME")
+	conv := f.String("conversation", "", "the conversation (required)")
+	cfg, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	if *conv == "" || f.NArg() != 1 {
+		return usagef("usage: convfiles cat --conversation ID NAME")
+	}
+	store, err := openStore(e, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	sp, err := store.Space(*conv)
+	if err != nil {
+		return err
+	}
+	defer sp.Close()
+	file, _, err := sp.Open(f.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	_, err = io.Copy(e.stdout, file)
+	return err
+}
+
+func cmdRm(e *env, args []string) error {
+	f := newFlags(e, "rm", "--conversation ID NAME...")
+	conv := f.String("conversation", "", "the conversation (required)")
+	cfg, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	if *conv == "" || f.NArg() == 0 {
+		return usagef("usage: convfiles rm --conversation ID NAME...")
+	}
+	store, err := openStore(e, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	sp, err := store.Space(*conv)
+	if err != nil {
+		return err
+	}
+	defer sp.Close()
+	failed := false
+	for _, name := range f.Args() {
+		if err := sp.Remove(name); err != nil {
+			fmt.Fprintf(e.stderr, "convfiles rm: %v\n", err)
+			failed = true
+			continue
+		}
+		fmt.Fprintf(e.stdout, "removed %s\n", name)
+	}
+	if failed {
+		return errReported
+	}
+	return nil
+}
+
+func cmdPrompt(e *env, args []string) error {
+	f := newFlags(e, "prompt", "")
+	if _, err := f.parse(args); err != nil {
+		return err
+	}
+	_, err := io.WriteString(e.stdout, prompts.System())
+	return err
+}

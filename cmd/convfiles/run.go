@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+
+	"convfiles/files"
+	"convfiles/routes"
+	"convfiles/runtime"
+)
+
+func cmdRun(e *env, args []string) error {
+	f := newFlags(e, "run", "[script.js | -]")
+	conv := f.String("conversation", "", "conversation ID whose files the script uses")
+	dir := f.String("dir", "", "a standalone folder the script uses instead of a conversation")
+	timeout := f.Duration("timeout", 0, "stop the script after this long (default 5s, config runtime.timeout)")
+	cfg, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	if *conv != "" && *dir != "" {
+		return usagef("give --conversation or --dir, not both")
+	}
+	if f.NArg() > 1 {
+		return usagef("give one script file, or - for stdin")
+	}
+	src, name, err := readScript(e, f.Arg(0))
+	if err != nil {
+		return err
+	}
+	var space *files.Space
+	switch {
+	case *conv != "":
+		store, err := files.OpenStore(cfg.filesDir(), cfg.storeOptions())
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		if space, err = store.Space(*conv); err != nil {
+			return err
+		}
+	case *dir != "":
+		if space, err = files.OpenDir(*dir, cfg.storeOptions()); err != nil {
+			return err
+		}
+	}
+	if space != nil {
+		defer space.Close()
+	}
+	runner, roots, err := newRunner(cfg, e)
+	if err != nil {
+		return err
+	}
+	defer roots.Close()
+	rep, runErr := runner.Run(context.Background(), runtime.Request{Source: src, Filename: name, Space: space, Timeout: *timeout})
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rep); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return errReported
+	}
+	return nil
+}
+
+// newRunner builds the script runner from the configuration.
+func newRunner(cfg Config, e *env) (*runtime.Runner, *files.ReadRoots, error) {
+	roots, err := files.OpenReadRoots(cfg.Runtime.ReadRoots)
+	if err != nil {
+		return nil, nil, err
+	}
+	links := routes.Links{Base: cfg.publicURL()}
+	return runtime.New(runtime.Config{
+		Timeout:           cfg.Runtime.Timeout.Duration,
+		MaxCallStack:      cfg.Runtime.MaxCallStack,
+		MemoryLimit:       cfg.Runtime.MemoryLimit,
+		MaxLogLines:       cfg.Runtime.MaxLogLines,
+		MaxLogBytes:       cfg.Runtime.MaxLogBytes,
+		MaxResultBytes:    cfg.Runtime.MaxResultBytes,
+		MaxExecutionBytes: cfg.Limits.MaxExecutionBytes,
+		MaxReadBytes:      cfg.Limits.MaxFileBytes,
+		ReadRoots:         roots,
+		Link:              links.URL,
+		Logger:            e.logger,
+	}), roots, nil
+}
+
+// readScript reads the script from a file the operator named, or stdin.
+func readScript(e *env, arg string) (src, name string, err error) {
+	if arg == "" || arg == "-" {
+		b, err := io.ReadAll(io.LimitReader(e.stdin, 16<<20))
+		return string(b), "stdin.js", err
+	}
+	b, err := os.ReadFile(arg)
+	if err != nil {
+		return "", "", err
+	}
+	return string(b), arg, nil
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"convfiles/files"
+	"convfiles/routes"
+)
+
+func cmdServe(e *env, args []string) error {
+	f := newFlags(e, "serve", "")
+	addr := f.String("addr", "", "listen address (default 127.0.0.1:8080, config server.address)")
+	public := f.String("public-url", "", "base URL of file links (default http://<addr>, config server.public_url)")
+	cfg, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	if f.NArg() > 0 {
+		return usagef("unexpected arguments %q", f.Args())
+	}
+	if *addr != "" {
+		cfg.Server.Address = *addr
+	}
+	if *public != "" {
+		cfg.Server.PublicURL = *public
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, e, cfg, nil)
+}
+
+// serve runs the HTTP server until ctx ends, then shuts down gracefully.
+// When ready is not nil it receives the bound address once the server
+// listens (tests use port 0).
+func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
+	opts := cfg.storeOptions()
+	opts.Bus = files.NewBus()
+	opts.Logger = e.logger
+	store, err := files.OpenStore(cfg.filesDir(), opts)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	ln, err := net.Listen("tcp", cfg.Server.Address)
+	if err != nil {
+		return err
+	}
+	if cfg.Server.PublicURL == "" {
+		cfg.Server.Address = ln.Addr().String()
+	}
+	handler := routes.New(routes.Config{Store: store, Links: routes.Links{Base: cfg.publicURL()}, Logger: e.logger})
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          nil,
+	}
+	e.logger.Info("convfiles serving", "addr", ln.Addr().String(), "links", cfg.publicURL(), "data", cfg.DataDir)
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	e.logger.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
