@@ -3,7 +3,10 @@ package runtime
 import (
 	"io"
 	"path"
+	"strings"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 
@@ -33,10 +36,33 @@ func (s *session) needSpace(fn string) *files.Space {
 func (s *session) stringArg(call goja.FunctionCall, i int, usage, what string) string {
 	v := call.Argument(i)
 	if str, ok := v.Export().(string); ok {
+		if strings.ContainsRune(str, utf8.RuneError) && hasLoneSurrogate(v) {
+			s.throw("ValidationError", usage+": "+what+" holds a lone UTF-16 surrogate; names must be valid Unicode")
+		}
 		return str
 	}
 	s.throw("TypeError", usage+": "+what+" must be a string, not "+typeName(v))
 	return ""
+}
+
+// hasLoneSurrogate reports whether a JS string holds a UTF-16 surrogate
+// without its pair, which Go would silently turn into U+FFFD.
+func hasLoneSurrogate(v goja.Value) bool {
+	str, ok := v.(goja.String)
+	if !ok {
+		return false
+	}
+	n := str.Length()
+	for i := 0; i < n; i++ {
+		c := str.CharAt(i)
+		switch {
+		case utf16.IsSurrogate(rune(c)) && c < 0xdc00 && i+1 < n && str.CharAt(i+1) >= 0xdc00 && str.CharAt(i+1) <= 0xdfff:
+			i++
+		case utf16.IsSurrogate(rune(c)):
+			return true
+		}
+	}
+	return false
 }
 
 func typeName(v goja.Value) string {
