@@ -1,0 +1,87 @@
+package archtest
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "convfiles"
+
+// rules lists, for each package, the convfiles packages and outside
+// packages it must not import, directly or through others.
+var rules = map[string]struct {
+	mayImport []string // convfiles packages allowed (prefixes)
+	mustNot   []string // outside packages forbidden (exact or prefix + "/")
+}{
+	"content":       {mayImport: []string{"internal/bytesize"}},
+	"prompts":       {},
+	"files":         {mayImport: []string{"internal/bytesize"}, mustNot: []string{"net/http", "database/sql", "github.com/dop251/goja", "modernc.org/sqlite"}},
+	"runtime":       {mayImport: []string{"files", "content", "prompts", "internal/bytesize"}, mustNot: []string{"net/http"}},
+	"routes":        {mayImport: []string{"files", "content", "runtime", "prompts", "internal/bytesize"}},
+	"cmd/convfiles": {mayImport: []string{""}},
+}
+
+type pkg struct {
+	ImportPath string
+	Deps       []string
+}
+
+// TestDependencyRules fails when a package imports one it must not.
+func TestDependencyRules(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json", module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	seen := map[string]bool{}
+	for dec.More() {
+		var p pkg
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		seen[rel] = true
+		rule, ok := rules[rel]
+		if !ok {
+			if !strings.HasPrefix(rel, "internal/") {
+				t.Errorf("package %s has no dependency rule: add one", p.ImportPath)
+			}
+			continue
+		}
+		for _, d := range p.Deps {
+			if d == module || strings.HasPrefix(d, module+"/") {
+				dr := strings.TrimPrefix(strings.TrimPrefix(d, module), "/")
+				if !allowed(dr, rule.mayImport) {
+					t.Errorf("%s imports %s, which DESIGN.md forbids", rel, dr)
+				}
+				continue
+			}
+			for _, bad := range rule.mustNot {
+				// database/sql/driver holds only interfaces, which google/uuid
+				// implements; a SQL driver or database/sql itself is forbidden.
+				if d == "database/sql/driver" {
+					continue
+				}
+				if d == bad || strings.HasPrefix(d, bad+"/") {
+					t.Errorf("%s depends on %s, which DESIGN.md forbids", rel, d)
+				}
+			}
+		}
+	}
+	for want := range rules {
+		if !seen[want] {
+			t.Errorf("package %s is missing", want)
+		}
+	}
+}
+
+func allowed(dep string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if p == "" || dep == p || strings.HasPrefix(dep, p+"/") {
+			return true
+		}
+	}
+	return false
+}
