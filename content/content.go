@@ -3,6 +3,7 @@ package content
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"convfiles/internal/bytesize"
 )
@@ -115,7 +116,9 @@ func Data(c Content) []byte {
 	return nil
 }
 
-// Parse types the whole content of the file name.
+// Parse types the whole content of the file name. It keeps data without
+// copying it (a Text's string shares its memory), so the caller must not
+// modify data afterwards.
 func Parse(name string, data []byte) Content {
 	head := data
 	if len(head) > SniffLen {
@@ -128,7 +131,7 @@ func Parse(name string, data []byte) Content {
 	meta := Meta{Name: name, MIME: mt, Size: int64(len(data))}
 	switch kind {
 	case KindText:
-		return &Text{Meta: meta, Text: string(data)}
+		return &Text{Meta: meta, Text: unsafe.String(unsafe.SliceData(data), len(data))}
 	case KindImage:
 		w, h := imageSize(mt, data)
 		return &Image{Meta: meta, Data: data, Width: w, Height: h}

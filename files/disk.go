@@ -127,14 +127,15 @@ func sweepReserved(r *os.Root, log *slog.Logger) error {
 	return nil
 }
 
-// rootState holds a Space's lazily opened folder.
+// rootState holds a Space's lazily opened folder and how to release it.
 type rootState struct {
-	mu     sync.Mutex
-	r      *os.Root
-	closed bool
+	mu      sync.Mutex
+	r       *os.Root
+	release func()
+	closed  bool
 }
 
-func (s *rootState) get(create bool, open func(bool) (*os.Root, error)) (*os.Root, error) {
+func (s *rootState) get(create bool, open func(bool) (*os.Root, func(), error)) (*os.Root, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -143,11 +144,11 @@ func (s *rootState) get(create bool, open func(bool) (*os.Root, error)) (*os.Roo
 	if s.r != nil {
 		return s.r, nil
 	}
-	r, err := open(create)
+	r, release, err := open(create)
 	if err != nil || r == nil {
 		return nil, err
 	}
-	s.r = r
+	s.r, s.release = r, release
 	return r, nil
 }
 
@@ -155,12 +156,11 @@ func (s *rootState) close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
-	if s.r == nil {
-		return nil
+	if s.r != nil {
+		s.release()
+		s.r = nil
 	}
-	err := s.r.Close()
-	s.r = nil
-	return err
+	return nil
 }
 
 // inUse reports whether a temporary file is being written right now.

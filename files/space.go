@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"sort"
+	"syscall"
 	"time"
 )
 
@@ -14,12 +15,13 @@ import (
 // through a Space. A Space is cheap to create; it opens its folder on first
 // use. It is safe for concurrent use; Close it when done.
 type Space struct {
-	id       string
-	opts     Options
-	q        *quota
-	gen      uint64
-	hostDir  string
-	openRoot func(create bool) (*os.Root, error)
+	id      string
+	opts    Options
+	q       *quota
+	gen     uint64
+	hostDir string
+	// openRoot opens the folder and returns how to let go of it.
+	openRoot func(create bool) (*os.Root, func(), error)
 
 	rootMu rootState
 }
@@ -47,19 +49,19 @@ func (sp *Space) Close() error { return sp.rootMu.close() }
 // root returns the open folder. With create, a missing folder is made.
 // It returns (nil, nil) when the folder does not exist and create is false.
 func (sp *Space) root(create bool) (*os.Root, error) {
-	return sp.rootMu.get(create, func(create bool) (*os.Root, error) {
-		r, err := sp.openRoot(create)
+	return sp.rootMu.get(create, func(create bool) (*os.Root, func(), error) {
+		r, release, err := sp.openRoot(create)
 		if errors.Is(err, fs.ErrNotExist) && !create {
-			return nil, nil
+			return nil, nil, nil
 		}
-		if err != nil {
-			return nil, err
+		if err != nil || r == nil {
+			return nil, nil, err
 		}
 		if err := sp.loadUsage(r); err != nil {
-			r.Close()
-			return nil, err
+			release()
+			return nil, nil, err
 		}
-		return r, nil
+		return r, release, nil
 	})
 }
 
@@ -124,22 +126,16 @@ func (sp *Space) Open(name string) (*os.File, Info, error) {
 	return openRegular(r, op, name)
 }
 
-// openRegular opens name inside r, refusing links, folders and devices both
-// before opening (Lstat) and after (Stat of the handle), so a swap between
-// the two cannot slip a non-regular file through.
+// openRegular opens name inside r and refuses anything but a regular file,
+// judged on the open handle so no swap can slip between check and use.
+// O_NOFOLLOW refuses a link as the last component; O_NONBLOCK keeps a
+// planted FIFO from blocking the open.
 func openRegular(r *os.Root, op, name string) (*os.File, Info, error) {
-	fi, err := r.Lstat(name)
+	f, err := r.OpenFile(name, os.O_RDONLY|noFollow|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, Info{}, classify(op, name, err)
 	}
-	if err := requireRegular(op, name, fi); err != nil {
-		return nil, Info{}, err
-	}
-	f, err := r.OpenFile(name, os.O_RDONLY|noFollow, 0)
-	if err != nil {
-		return nil, Info{}, classify(op, name, err)
-	}
-	fi, err = f.Stat()
+	fi, err := f.Stat()
 	if err == nil {
 		err = requireRegular(op, name, fi)
 	}

@@ -232,3 +232,27 @@ func TestReadRoots(t *testing.T) {
 		t.Errorf("no read roots: %v", err)
 	}
 }
+
+// TestFolderDeletedByAnotherProcess: a cached conversation folder removed
+// behind the Store's back (convfiles cleanup in another process) is noticed,
+// and a new folder of the same name is used.
+func TestFolderDeletedByAnotherProcess(t *testing.T) {
+	s, _ := newStore(t, Limits{})
+	ctx := context.Background()
+	sp := space(t, s, "c")
+	sp.WriteBytes(ctx, "old.txt", []byte("old"), WriteOptions{})
+	sp.Close()
+	os.RemoveAll(filepath.Join(s.Dir(), "c"))
+	os.MkdirAll(filepath.Join(s.Dir(), "c"), 0o700)
+	os.WriteFile(filepath.Join(s.Dir(), "c", "new.txt"), []byte("new"), 0o600)
+	sp2 := space(t, s, "c")
+	if got := readAll(t, sp2, "new.txt"); got != "new" {
+		t.Fatalf("read %q through a stale folder handle", got)
+	}
+	if _, err := sp2.WriteBytes(ctx, "more.txt", []byte("x"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(s.Dir(), "c", "more.txt")); err != nil {
+		t.Fatal("the write went to the deleted folder")
+	}
+}

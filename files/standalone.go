@@ -17,21 +17,32 @@ func OpenDir(dir string, opts Options) (*Space, error) {
 		return nil, E("open folder", KindInvalid, dir, "cannot resolve the folder", err)
 	}
 	sp := &Space{opts: opts.withDefaults(), q: &quota{}, hostDir: abs}
-	sp.openRoot = func(create bool) (*os.Root, error) {
-		r, err := os.OpenRoot(abs)
-		if errors.Is(err, fs.ErrNotExist) && create {
-			if err = os.MkdirAll(abs, 0o755); err != nil {
-				return nil, err
-			}
-			r, err = os.OpenRoot(abs)
+	sp.openRoot = func(create bool) (*os.Root, func(), error) {
+		r, err := openStandalone(abs, create, sp.opts)
+		if err != nil || r == nil {
+			return nil, nil, err
 		}
-		if err == nil {
-			if err = sweepReserved(r, sp.opts.Logger); err != nil {
-				r.Close()
-				return nil, err
-			}
-		}
-		return r, err
+		return r, func() { r.Close() }, nil
 	}
 	return sp, nil
+}
+
+// openStandalone opens (with create, making) a standalone folder and sweeps
+// leftovers of interrupted writes in it.
+func openStandalone(abs string, create bool, opts Options) (*os.Root, error) {
+	r, err := os.OpenRoot(abs)
+	if errors.Is(err, fs.ErrNotExist) && create {
+		if err = os.MkdirAll(abs, 0o755); err != nil {
+			return nil, err
+		}
+		r, err = os.OpenRoot(abs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := sweepReserved(r, opts.Logger); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
 }

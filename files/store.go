@@ -43,6 +43,7 @@ type Store struct {
 
 	mu    sync.Mutex
 	convs map[string]*quota
+	roots *rootCache
 }
 
 // OpenStore opens (creating it if needed) the conversations folder dir, and
@@ -56,7 +57,7 @@ func OpenStore(dir string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, E(op, KindInternal, "", "cannot open the data folder", err)
 	}
-	s := &Store{dir: root.Name(), root: root, opts: opts.withDefaults(), convs: map[string]*quota{}}
+	s := &Store{dir: root.Name(), root: root, opts: opts.withDefaults(), convs: map[string]*quota{}, roots: newRootCache(256)}
 	if err := sweepReserved(root, s.opts.Logger); err != nil {
 		root.Close()
 		return nil, E(op, KindInternal, "", "cannot sweep leftover temporary files", err)
@@ -64,8 +65,11 @@ func OpenStore(dir string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// Close releases the Store's folder handle.
-func (s *Store) Close() error { return s.root.Close() }
+// Close releases the Store's folder handles.
+func (s *Store) Close() error {
+	s.roots.closeAll()
+	return s.root.Close()
+}
 
 // Dir returns the folder holding the conversations.
 func (s *Store) Dir() string { return s.dir }
@@ -82,7 +86,13 @@ func (s *Store) Space(conversationID string) (*Space, error) {
 	gen := q.gen
 	q.mu.Unlock()
 	sp := &Space{id: conversationID, opts: s.opts, q: q, gen: gen, hostDir: s.dir + string(os.PathSeparator) + conversationID}
-	sp.openRoot = func(create bool) (*os.Root, error) { return s.openConversation(conversationID, create) }
+	sp.openRoot = func(create bool) (*os.Root, func(), error) {
+		e, err := s.roots.acquire(conversationID, func() (*os.Root, error) { return s.openConversation(conversationID, create) })
+		if err != nil || e == nil {
+			return nil, nil, err
+		}
+		return e.root, func() { s.roots.release(e) }, nil
+	}
 	return sp, nil
 }
 
@@ -170,6 +180,7 @@ func (s *Store) RemoveConversation(id string) error {
 	}
 	q.gen++
 	q.used, q.loaded = 0, false
+	s.roots.invalidate(id)
 	if err := s.root.RemoveAll(trash); err != nil {
 		s.opts.Logger.Error("remove conversation folder", "conversation", id, "err", err)
 		return E(op, KindInternal, id, "", err)

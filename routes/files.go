@@ -1,19 +1,20 @@
 package routes
 
 import (
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/gorilla/mux"
 
-	"convfiles/content"
 	"convfiles/files"
 )
 
 func (s *Server) registerFileRoutes(r *mux.Router) {
-	r.HandleFunc("/files/{conversation_id}/{name:.+}", s.handleFile).Methods(http.MethodGet, http.MethodHead)
+	// ServeHTTP sends /files/ here before the router sees it; registering
+	// the route too keeps the router's view of the API complete.
+	r.PathPrefix("/files/").HandlerFunc(s.handleFile)
 }
 
 // handleFile serves a file's bytes for a browser: http.ServeContent gives
@@ -21,6 +22,11 @@ func (s *Server) registerFileRoutes(r *mux.Router) {
 // hostile file from running script in this origin; only safe types are
 // shown inline.
 func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		writeJSON(w, http.StatusMethodNotAllowed, envelope{Error: &errorBody{Type: "MethodNotAllowed", Message: r.Method + " is not allowed on a file link; use GET or HEAD"}})
+		return
+	}
 	conv, name, err := fileParams(r)
 	if err != nil {
 		writeError(w, r, s.log, err)
@@ -39,9 +45,7 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 	}
 	defer f.Close()
 
-	head := make([]byte, content.SniffLen)
-	n, _ := io.ReadFull(f, head)
-	_, mimeType := content.Detect(info.Name, head[:n], int64(n) == info.Size)
+	mimeType := s.mimes.lookup(conv, info, f)
 
 	h := w.Header()
 	h.Set("Content-Type", servedType(mimeType))
@@ -55,18 +59,22 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, info.Name, info.ModTime, f)
 }
 
-// fileParams decodes the conversation ID and the name from the escaped path,
-// exactly once: "%2e%2e" is "..", which is refused, and "%252e" is the
-// literal name "%2e".
+// fileParams splits /files/{conversation_id}/{name...} from the escaped path
+// and decodes each part exactly once: "%2e%2e" is "..", which is refused,
+// and "%252e" is the literal name "%2e".
 func fileParams(r *http.Request) (conv, name string, err error) {
-	vars := mux.Vars(r)
-	conv, err = url.PathUnescape(vars["conversation_id"])
-	if err != nil {
-		return "", "", files.E("read", files.KindInvalid, vars["conversation_id"], "malformed percent-encoding in the conversation ID", nil)
+	rest := strings.TrimPrefix(r.URL.EscapedPath(), "/files/")
+	rawConv, rawName, ok := strings.Cut(rest, "/")
+	if !ok || rawName == "" {
+		return "", "", files.E("read", files.KindNotFound, rest, "a link is /files/{conversation_id}/{name}", nil)
 	}
-	name, err = url.PathUnescape(vars["name"])
+	conv, err = url.PathUnescape(rawConv)
 	if err != nil {
-		return "", "", files.E("read", files.KindInvalid, vars["name"], "malformed percent-encoding in the file name", nil)
+		return "", "", files.E("read", files.KindInvalid, rawConv, "malformed percent-encoding in the conversation ID", nil)
+	}
+	name, err = url.PathUnescape(rawName)
+	if err != nil {
+		return "", "", files.E("read", files.KindInvalid, rawName, "malformed percent-encoding in the file name", nil)
 	}
 	return conv, name, nil
 }

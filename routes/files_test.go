@@ -184,3 +184,22 @@ func TestErrorsAreJSONEnvelopes(t *testing.T) {
 		t.Errorf("healthz: %d %s", resp.StatusCode, body)
 	}
 }
+
+func TestLinkRefusesOtherMethods(t *testing.T) {
+	srv, store := testServer(t)
+	put(t, store, "c1", "a.txt", []byte("keep me"))
+	for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodDelete} {
+		req, _ := http.NewRequest(m, srv.URL+"/files/c1/a.txt", strings.NewReader("overwrite"))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" {
+			t.Errorf("%s: %d allow=%q", m, resp.StatusCode, resp.Header.Get("Allow"))
+		}
+	}
+	if _, body := get(t, srv.URL+"/files/c1/a.txt", nil); body != "keep me" {
+		t.Errorf("file changed to %q", body)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 
 	"github.com/gorilla/mux"
 
@@ -24,6 +25,7 @@ type Server struct {
 	links  Links
 	log    *slog.Logger
 	router *mux.Router
+	mimes  *mimeCache
 }
 
 // New returns a Server with every route registered.
@@ -31,7 +33,7 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Server{store: cfg.Store, links: cfg.Links, log: cfg.Logger}
+	s := &Server{store: cfg.Store, links: cfg.Links, log: cfg.Logger, mimes: newMIMECache(4096)}
 	r := mux.NewRouter()
 	// Names are matched as they were sent, percent-encoded, and decoded once
 	// by the handler; mux must neither decode them first nor "clean" a path
@@ -63,6 +65,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, r, s.log, fmt.Errorf("panic: %v", p))
 		}
 	}()
+	// Links are the hottest route: dispatch them before the router, whose
+	// matching runs a regexp per route.
+	if strings.HasPrefix(r.URL.Path, "/files/") {
+		s.handleFile(w, r)
+		return
+	}
 	s.router.ServeHTTP(w, r)
 }
 

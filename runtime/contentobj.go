@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/dop251/goja"
 
@@ -51,14 +52,35 @@ func (s *session) contentObject(c content.Content, url string) *goja.Object {
 	}
 	o.DefineDataProperty("get_str", s.vm.ToValue(func(goja.FunctionCall) goja.Value { return s.vm.ToValue(str) }),
 		goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	if s.contents == nil {
-		s.contents = map[*goja.Object]content.Content{}
-	}
-	s.contents[o] = c
+	o.DefineDataPropertySymbol(s.contentKey, s.vm.ToValue(contentRef{c}), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 	return o
 }
 
-// contentBytes converts write_file's content argument to bytes: a string as
+// contentRef carries a content on its JS object, under a symbol only this
+// run knows, so the two are collected together. Its field is unexported, so
+// a script that finds the symbol sees an empty object.
+type contentRef struct{ c content.Content }
+
+// contentOf returns the content behind one of this run's content objects.
+func (s *session) contentOf(o *goja.Object) (content.Content, bool) {
+	v := o.GetSymbol(s.contentKey)
+	if v == nil {
+		return nil, false
+	}
+	ref, ok := v.Export().(contentRef)
+	return ref.c, ok
+}
+
+// stringBytes views a string's bytes without copying them. The result is
+// read-only: it is only ever handed to a write, never modified.
+func stringBytes(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+// contentBytes converts write_file's content argument to read-only bytes: a string as
 // UTF-8; ArrayBuffer and typed arrays as their bytes; a content object as
 // its bytes (an image's decoded pixels file, a text's text); an array of
 // contents as their texts joined by a blank line; any other object or array
@@ -69,7 +91,7 @@ func (s *session) contentBytes(v goja.Value, usage string) []byte {
 	}
 	obj, ok := v.(*goja.Object)
 	if !ok {
-		return []byte(v.String())
+		return stringBytes(v.String())
 	}
 	if b, ok := s.bufferBytes(obj); ok {
 		return b
@@ -112,7 +134,7 @@ func (s *session) bufferBytes(obj *goja.Object) ([]byte, bool) {
 // contentLikeBytes accepts our own content objects and objects shaped like
 // them ({type: "image", data: base64}, {type: "text", text}).
 func (s *session) contentLikeBytes(obj *goja.Object) ([]byte, bool) {
-	if c, ok := s.contents[obj]; ok {
+	if c, ok := s.contentOf(obj); ok {
 		return content.Data(c), true
 	}
 	typ, _ := exportString(obj.Get("type"))
@@ -146,7 +168,7 @@ func (s *session) contentTexts(arr *goja.Object) ([]string, bool) {
 		if !ok {
 			return nil, false
 		}
-		if c, ok := s.contents[el]; ok {
+		if c, ok := s.contentOf(el); ok {
 			texts = append(texts, c.String())
 			continue
 		}

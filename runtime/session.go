@@ -7,7 +7,6 @@ import (
 
 	"github.com/dop251/goja"
 
-	"convfiles/content"
 	"convfiles/files"
 )
 
@@ -25,9 +24,9 @@ type session struct {
 	// script ran, so a script that replaces them cannot change what the
 	// bindings throw.
 	ctors map[string]goja.Value
-	// contents maps the content objects this run made to their values, so
-	// write_file can save one without a round trip through base64.
-	contents map[*goja.Object]content.Content
+	// contentKey marks the content objects this run made (see contentRef),
+	// so write_file can save one without a round trip through base64.
+	contentKey *goja.Symbol
 }
 
 func newSession(ctx context.Context, cfg Config, space *files.Space) *session {
@@ -45,6 +44,7 @@ func newSession(ctx context.Context, cfg Config, space *files.Space) *session {
 }
 
 func (s *session) install() {
+	s.contentKey = goja.NewSymbol("convfiles.content")
 	s.ctors = map[string]goja.Value{}
 	for _, n := range []string{"Error", "TypeError", "RangeError"} {
 		s.ctors[n] = s.vm.Get(n)

@@ -1,0 +1,133 @@
+package runtime
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"convfiles/files"
+)
+
+const helloWorld = `console.log("hello, world"); "hello"`
+
+// reportMedian runs f b.N times and reports the median and p99 of one run,
+// which is what a caller waits for, next to go test's mean.
+func reportMedian(b *testing.B, f func()) {
+	d := make([]time.Duration, 0, b.N)
+	for b.Loop() {
+		start := time.Now()
+		f()
+		d = append(d, time.Since(start))
+	}
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	b.ReportMetric(float64(d[len(d)/2].Nanoseconds())/1e3, "p50-µs")
+	b.ReportMetric(float64(d[len(d)*99/100].Nanoseconds())/1e3, "p99-µs")
+}
+
+// BenchmarkHelloWorld measures a whole execution: a fresh VM, every binding,
+// the limits, the script and its report.
+func BenchmarkHelloWorld(b *testing.B) {
+	r := New(Config{})
+	reportMedian(b, func() {
+		if _, err := r.Run(context.Background(), Request{Source: helloWorld}); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+// BenchmarkHelloWorldBareGoja is the baseline: goja.New and the same script,
+// with no bindings, limits or report.
+func BenchmarkHelloWorldBareGoja(b *testing.B) {
+	reportMedian(b, func() {
+		vm := goja.New()
+		vm.Set("console", map[string]any{"log": func(...any) {}})
+		if _, err := vm.RunString(helloWorld); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+// benchDir is where the file benchmarks write: CONVFILES_BENCH_DIR (to
+// compare disks, e.g. /dev/shm) or a temporary folder.
+func benchDir(b *testing.B) string {
+	if d := os.Getenv("CONVFILES_BENCH_DIR"); d != "" {
+		dir, err := os.MkdirTemp(d, "convfiles-bench-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { os.RemoveAll(dir) })
+		return dir
+	}
+	return b.TempDir()
+}
+
+// BenchmarkWriteReadMiB has a script write_file and read_file 1 MiB of text
+// (atomic, synced write; typed read) b.N times in one run.
+func BenchmarkWriteReadMiB(b *testing.B) {
+	store, err := files.OpenStore(filepath.Join(benchDir(b), "files"), files.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	sp, _ := store.Space("bench")
+	defer sp.Close()
+	r := New(Config{Timeout: time.Hour, MaxExecutionBytes: -1})
+	b.SetBytes(1 << 20)
+	b.ResetTimer()
+	src := `const s = "x".repeat(1 << 20); for (let i = 0; i < ` + strconv.Itoa(b.N) + `; i++) { write_file("big.txt", s); if (read_file("big.txt").size !== s.length) throw new Error("short") }`
+	if _, err := r.Run(context.Background(), Request{Source: src, Space: sp}); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkWriteReadMiBGoBaseline is the baseline: os.WriteFile and
+// os.ReadFile of the same bytes on the same disk.
+func BenchmarkWriteReadMiBGoBaseline(b *testing.B) {
+	p := filepath.Join(benchDir(b), "big.txt")
+	data := []byte(strings.Repeat("x", 1<<20))
+	b.SetBytes(1 << 20)
+	for b.Loop() {
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if got, err := os.ReadFile(p); err != nil || len(got) != len(data) {
+			b.Fatal(err)
+		}
+	}
+}
+
+
+// BenchmarkWriteReadMiBGoDurable is the fair baseline: the same durability
+// convfiles gives (temporary file, fsync, rename, fsync of the folder) in
+// plain Go, then os.ReadFile.
+func BenchmarkWriteReadMiBGoDurable(b *testing.B) {
+	dir := benchDir(b)
+	p, tmp := filepath.Join(dir, "big.txt"), filepath.Join(dir, "big.txt.tmp")
+	data := []byte(strings.Repeat("x", 1<<20))
+	b.SetBytes(1 << 20)
+	for b.Loop() {
+		f, err := os.Create(tmp)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.Write(data)
+		f.Sync()
+		f.Close()
+		if err := os.Rename(tmp, p); err != nil {
+			b.Fatal(err)
+		}
+		d, _ := os.Open(dir)
+		d.Sync()
+		d.Close()
+		if got, err := os.ReadFile(p); err != nil || len(got) != len(data) {
+			b.Fatal(err)
+		}
+	}
+}
