@@ -131,3 +131,31 @@ func BenchmarkWriteReadMiBGoDurable(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRunawayOvershoot runs each runaway script of the limits test
+// and reports how long past its timeout (or, for limits that stop a script
+// early, how long in all) the caller waited for the report. Run it with
+// -benchtime 1x: each run is seconds long.
+func BenchmarkRunawayOvershoot(b *testing.B) {
+	r := New(Config{})
+	for _, rw := range runaways {
+		b.Run(strings.ReplaceAll(rw.name, " ", "_"), func(b *testing.B) {
+			var worst time.Duration
+			for b.Loop() {
+				start := time.Now()
+				rep, err := r.Run(context.Background(), Request{Source: rw.src, Timeout: rw.timeout})
+				took := time.Since(start)
+				if err == nil {
+					b.Fatalf("%s succeeded", rw.name)
+				}
+				over := took
+				if rep.Error.Type == TypeTimeout {
+					over = took - rw.timeout
+				}
+				worst = max(worst, over)
+				r.Wait()
+			}
+			b.ReportMetric(float64(worst.Microseconds())/1e3, "overshoot-ms")
+		})
+	}
+}

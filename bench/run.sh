@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs every benchmark BENCHMARKS.md reports, each next to its baseline in
+# the same run, and prints the medians and ratios that go into the table.
+# Usage: bench/run.sh [count]   (default 6 runs of each benchmark)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count="${1:-6}"
+out=bench/out
+mkdir -p "$out"
+
+run() { # file, package, pattern, extra args...
+	local file=$1 pkg=$2 pat=$3
+	shift 3
+	go test "$pkg" -run '^$' -bench "$pat" -count "$count" "$@" | tee "$out/$file" >&2
+}
+
+run hello.txt ./runtime 'HelloWorld' -benchtime 2s
+run writeread-disk.txt ./runtime 'WriteReadMiB' -benchtime 500x
+CONVFILES_BENCH_DIR=/dev/shm run writeread-tmpfs.txt ./runtime 'WriteReadMiB' -benchtime 500x
+run link.txt ./routes 'Link' -benchtime 2s
+go test ./runtime -run '^$' -bench 'RunawayOvershoot' -benchtime 1x -count 1 | tee "$out/runaway.txt" >&2
+
+# median VALUE of metric UNIT for benchmark NAME in FILE
+median() {
+	awk -v name="$2" -v unit="$3" '
+		$1 ~ "^Benchmark" name "(-[0-9]+)?$" { for (i = 2; i < NF; i++) if ($(i+1) == unit) v[n++] = $i }
+		END { if (n == 0) { print "NaN"; exit } asort(v); print (n % 2) ? v[(n+1)/2] : (v[n/2] + v[n/2+1]) / 2 }' "$out/$1"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+echo
+echo "## results ($count runs each, medians)"
+h=$(median hello.txt HelloWorld p50-µs); hb=$(median hello.txt HelloWorldBareGoja p50-µs)
+echo "hello-world run: p50 ${h} µs (bare goja ${hb} µs), p99 $(median hello.txt HelloWorld p99-µs) µs"
+for fs in disk tmpfs; do
+	c=$(median writeread-$fs.txt WriteReadMiB ns/op)
+	g=$(median writeread-$fs.txt WriteReadMiBGoBaseline ns/op)
+	d=$(median writeread-$fs.txt WriteReadMiBGoDurable ns/op)
+	echo "write+read 1 MiB ($fs): convfiles ${c} ns, os.WriteFile+ReadFile ${g} ns (ratio $(ratio "$c" "$g")), durable Go ${d} ns (ratio $(ratio "$c" "$d"))"
+done
+for f in small.bin big.bin; do
+	c=$(median link.txt "Link/$f/convfiles" MB/s)
+	s=$(median link.txt "Link/$f/fileserver" MB/s)
+	echo "link $f: convfiles ${c} MB/s, http.FileServer ${s} MB/s, ratio $(ratio "$c" "$s")"
+done
+echo "runaway scripts (ms past the timeout, or in all when a limit stopped them early):"
+awk '/^BenchmarkRunawayOvershoot\// { sub(/^BenchmarkRunawayOvershoot\//, "", $1); sub(/-[0-9]+$/, "", $1); print "  " $1 ": " $(NF-1) }' "$out/runaway.txt"
