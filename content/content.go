@@ -142,4 +142,3 @@ func Parse(name string, data []byte) Content {
 	}
 	return &File{Meta: meta, Data: data}
 }
-

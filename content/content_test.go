@@ -26,7 +26,7 @@ func TestParseSamples(t *testing.T) {
 		{"sample.png", "chart.png", KindImage, "image/png", 64, 48},
 		{"sample.jpg", "photo.jpg", KindImage, "image/jpeg", 64, 48},
 		{"sample.gif", "anim.gif", KindImage, "image/gif", 64, 48},
-		{"sample.webp", "pic.webp", KindImage, "image/webp", 64, 48}, // made by Debian's cwebp from sample.png
+		{"sample.webp", "pic.webp", KindImage, "image/webp", 64, 48},   // made by Debian's cwebp from sample.png
 		{"sample.png", "no-extension", KindImage, "image/png", 64, 48}, // magic bytes beat the name
 		{"sample.png", "lying.txt", KindImage, "image/png", 64, 48},
 		{"sample.svg", "logo.svg", KindImage, "image/svg+xml", 120, 80},

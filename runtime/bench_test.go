@@ -103,7 +103,6 @@ func BenchmarkWriteReadMiBGoBaseline(b *testing.B) {
 	}
 }
 
-
 // BenchmarkWriteReadMiBGoDurable is the fair baseline: the same durability
 // convfiles gives (temporary file, fsync, rename, fsync of the folder) in
 // plain Go, then os.ReadFile.
