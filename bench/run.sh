@@ -14,17 +14,20 @@ run() { # file, package, pattern, extra args...
 	go test "$pkg" -run '^$' -bench "$pat" -count "$count" "$@" | tee "$out/$file" >&2
 }
 
-run hello.txt ./runtime 'HelloWorld' -benchtime 2s
-run writeread-disk.txt ./runtime 'WriteReadMiB' -benchtime 500x
-CONVFILES_BENCH_DIR=/dev/shm run writeread-tmpfs.txt ./runtime 'WriteReadMiB' -benchtime 500x
-run link.txt ./routes 'Link' -benchtime 2s
-go test ./runtime -run '^$' -bench 'RunawayOvershoot' -benchtime 1x -count 1 | tee "$out/runaway.txt" >&2
+# SUMMARY_ONLY=1 bench/run.sh reprints the table from the last run's output.
+if [ -z "${SUMMARY_ONLY:-}" ]; then
+	run hello.txt ./runtime 'HelloWorld' -benchtime 2s
+	run writeread-disk.txt ./runtime 'WriteReadMiB' -benchtime 500x
+	CONVFILES_BENCH_DIR=/dev/shm run writeread-tmpfs.txt ./runtime 'WriteReadMiB' -benchtime 500x
+	run link.txt ./routes 'Link' -benchtime 2s
+	go test ./runtime -run '^$' -bench 'RunawayOvershoot' -benchtime 1x -count 1 | tee "$out/runaway.txt" >&2
+fi
 
 # median VALUE of metric UNIT for benchmark NAME in FILE
 median() {
 	awk -v name="$2" -v unit="$3" '
-		$1 ~ "^Benchmark" name "(-[0-9]+)?$" { for (i = 2; i < NF; i++) if ($(i+1) == unit) v[n++] = $i }
-		END { if (n == 0) { print "NaN"; exit } asort(v); print (n % 2) ? v[(n+1)/2] : (v[n/2] + v[n/2+1]) / 2 }' "$out/$1"
+		$1 ~ "^Benchmark" name "(-[0-9]+)?$" { for (i = 2; i < NF; i++) if ($(i+1) == unit) print $i }' "$out/$1" |
+		sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "NaN"; else print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2 }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 

@@ -81,6 +81,7 @@ func defaultConfig() Config {
 			MaxLogLines:    runtime.DefaultMaxLogLines,
 			MaxLogBytes:    runtime.DefaultMaxLogBytes,
 			MaxResultBytes: runtime.DefaultMaxResultBytes,
+			ReadRoots:      []string{},
 		},
 	}
 }
