@@ -58,6 +58,7 @@ type limitHit struct {
 	msg   string
 }
 
+// Error returns the message shown to the user.
 func (l *limitHit) Error() string { return l.msg }
 
 func (l *limitHit) scriptError() *ScriptError {

@@ -248,8 +248,10 @@ func (s *session) settle(v goja.Value) (goja.Value, error) {
 	return goja.Undefined(), nil
 }
 
+// rejection is the reason of a Promise the script returned rejected.
 type rejection struct{ v goja.Value }
 
+// Error renders the rejection reason.
 func (r *rejection) Error() string { return inspect(r.v) }
 
 func toScriptError(err error) *ScriptError {

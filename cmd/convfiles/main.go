@@ -15,6 +15,7 @@ import (
 // usageError is a mistake in the command line; it exits with status 2.
 type usageError struct{ msg string }
 
+// Error returns the mistake.
 func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }

@@ -17,6 +17,20 @@ func openStore(e *env, cfg Config) (*files.Store, error) {
 	return files.OpenStore(cfg.filesDir(), opts)
 }
 
+// openSpace opens one conversation of the configured store; done closes
+// both.
+func openSpace(e *env, cfg Config, conv string) (sp *files.Space, done func(), err error) {
+	store, err := openStore(e, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if sp, err = store.Space(conv); err != nil {
+		store.Close()
+		return nil, nil, err
+	}
+	return sp, func() { sp.Close(); store.Close() }, nil
+}
+
 func cmdLs(e *env, args []string) error {
 	f := newFlags(e, "ls", "")
 	conv := f.String("conversation", "", "list this conversation's files instead of the conversations")
@@ -68,16 +82,11 @@ func cmdCat(e *env, args []string) error {
 	if *conv == "" || f.NArg() != 1 {
 		return usagef("usage: convfiles cat --conversation ID NAME")
 	}
-	store, err := openStore(e, cfg)
+	sp, done, err := openSpace(e, cfg, *conv)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	sp, err := store.Space(*conv)
-	if err != nil {
-		return err
-	}
-	defer sp.Close()
+	defer done()
 	file, _, err := sp.Open(f.Arg(0))
 	if err != nil {
 		return err
@@ -97,16 +106,11 @@ func cmdRm(e *env, args []string) error {
 	if *conv == "" || f.NArg() == 0 {
 		return usagef("usage: convfiles rm --conversation ID NAME...")
 	}
-	store, err := openStore(e, cfg)
+	sp, done, err := openSpace(e, cfg, *conv)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	sp, err := store.Space(*conv)
-	if err != nil {
-		return err
-	}
-	defer sp.Close()
+	defer done()
 	failed := false
 	for _, name := range f.Args() {
 		if err := sp.Remove(name); err != nil {
