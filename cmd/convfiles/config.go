@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -127,12 +128,20 @@ func (c Config) validate() error {
 // filesDir is where the conversations live.
 func (c Config) filesDir() string { return filepath.Join(c.DataDir, "files") }
 
-// publicURL is the base of file links.
+// publicURL is the base of file links: the configured one, or the listen
+// address, with a wildcard host ("", 0.0.0.0, ::) shown as localhost.
 func (c Config) publicURL() string {
 	if c.Server.PublicURL != "" {
 		return strings.TrimSuffix(c.Server.PublicURL, "/")
 	}
-	return "http://" + c.Server.Address
+	host, port, err := net.SplitHostPort(c.Server.Address)
+	if err != nil {
+		return "http://" + c.Server.Address
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 func (c Config) storeOptions() files.Options {

@@ -206,3 +206,24 @@ func TestServeServesLinks(t *testing.T) {
 		t.Fatalf("shutdown: %v", err)
 	}
 }
+
+func TestPublicURL(t *testing.T) {
+	for addr, want := range map[string]string{
+		"127.0.0.1:8080": "http://127.0.0.1:8080",
+		":8080":          "http://localhost:8080",
+		"0.0.0.0:9000":   "http://localhost:9000",
+		"[::]:9000":      "http://localhost:9000",
+		"[::1]:9000":     "http://[::1]:9000",
+	} {
+		cfg := defaultConfig()
+		cfg.Server.Address = addr
+		if got := cfg.publicURL(); got != want {
+			t.Errorf("%s: %s, want %s", addr, got, want)
+		}
+	}
+	cfg := defaultConfig()
+	cfg.Server.PublicURL = "https://files.example.com/cf/"
+	if got := cfg.publicURL(); got != "https://files.example.com/cf" {
+		t.Errorf("public_url: %s", got)
+	}
+}
