@@ -31,6 +31,9 @@ type Info struct {
 	Name    string    `json:"name"`
 	Size    int64     `json:"size"`
 	ModTime time.Time `json:"modified"`
+	// Replaced is set by writes only: the size of the file the write
+	// replaced, or -1 when it created the file.
+	Replaced int64 `json:"-"`
 }
 
 // ID returns the conversation ID, or "" for a standalone folder.
@@ -223,4 +226,56 @@ func (sp *Space) Summary() (ConversationInfo, error) {
 		}
 	})
 	return info, classify("summary", "", err)
+}
+
+// DirEntry is one entry of a folder listing.
+type DirEntry struct {
+	Name  string `json:"name"`
+	IsDir bool   `json:"is_dir"`
+}
+
+// ReadDir lists the folder dir ("" or "." for the top), without recursion,
+// sorted by name. Reserved entries and links are left out.
+func (sp *Space) ReadDir(dir string) ([]DirEntry, error) {
+	const op = "list"
+	if dir != "" && dir != "." {
+		clean, err := ValidateName(dir)
+		if err != nil {
+			return nil, err
+		}
+		dir = clean
+	} else {
+		dir = "."
+	}
+	r, err := sp.root(false)
+	if err != nil {
+		return nil, classify(op, dir, err)
+	}
+	if r == nil {
+		if dir == "." {
+			return nil, nil
+		}
+		return nil, notFound(op, dir)
+	}
+	if dir != "." {
+		fi, err := r.Lstat(dir)
+		if err != nil {
+			return nil, classify(op, dir, err)
+		}
+		if !fi.IsDir() {
+			return nil, E(op, KindConflict, dir, "is not a folder", nil)
+		}
+	}
+	entries, err := fs.ReadDir(r.FS(), dir)
+	if err != nil {
+		return nil, classify(op, dir, err)
+	}
+	out := make([]DirEntry, 0, len(entries))
+	for _, e := range entries {
+		if IsReserved(e.Name()) || !(e.IsDir() || e.Type().IsRegular()) {
+			continue
+		}
+		out = append(out, DirEntry{Name: e.Name(), IsDir: e.IsDir()})
+	}
+	return out, nil
 }

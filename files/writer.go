@@ -1,0 +1,263 @@
+package files
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"syscall"
+
+	"github.com/google/uuid"
+)
+
+// Writer is a file being written through a Space. Its bytes go to a
+// temporary file under a reserved name and replace the file, atomically,
+// only on Commit; Abort (or a failed Write) leaves the old file as it was.
+// Every byte is reserved against the file limit, the conversation's quota
+// and the budget before it is written. A Writer is not safe for concurrent
+// use.
+type Writer struct {
+	sp     *Space
+	ctx    context.Context
+	opts   WriteOptions
+	r      *os.Root
+	f      *os.File
+	name   string // the validated target name
+	tmp    string // the temporary file's name
+	size   int64  // bytes in the temporary file, all reserved
+	copied int64  // of which copied from the old file (Append), not charged to the budget
+	done   bool
+}
+
+// Create starts a new version of the file name, empty (mode "w").
+func (sp *Space) Create(ctx context.Context, name string, opts WriteOptions) (*Writer, error) {
+	return sp.newWriter(ctx, name, opts, false)
+}
+
+// Append starts a new version of the file name that begins as a copy of the
+// current one, if any, positioned at its end (mode "a"). The copy counts
+// toward the quota, not toward the budget: the budget counts what a run
+// writes.
+func (sp *Space) Append(ctx context.Context, name string, opts WriteOptions) (*Writer, error) {
+	return sp.newWriter(ctx, name, opts, true)
+}
+
+func (sp *Space) newWriter(ctx context.Context, name string, opts WriteOptions, appendTo bool) (*Writer, error) {
+	const op = "write"
+	name, err := ValidateName(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := sp.checkAlive(op, name); err != nil {
+		return nil, err
+	}
+	r, err := sp.root(true)
+	if err != nil {
+		return nil, classify(op, name, err)
+	}
+	dir := path.Dir(name)
+	if dir != "." {
+		if err := r.MkdirAll(dir, 0o755); err != nil {
+			return nil, classify(op, name, err)
+		}
+	}
+	tmp := path.Join(dir, ReservedPrefix+"tmp-"+uuid.NewString())
+	f, err := r.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL|noFollow, 0o644)
+	if err != nil {
+		return nil, classify(op, name, err)
+	}
+	// The lock tells a sweep in another process that this temp file is live.
+	syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	w := &Writer{sp: sp, ctx: ctx, opts: opts, r: r, f: f, name: name, tmp: tmp}
+	if appendTo {
+		if err := w.copyOld(); err != nil {
+			w.Abort()
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// copyOld fills the temporary file with the current version of the file.
+func (w *Writer) copyOld() error {
+	old, info, err := openRegular(w.r, "append", w.name)
+	if KindOf(err) == KindNotFound {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer old.Close()
+	if err := w.reserve(info.Size, false); err != nil {
+		return err
+	}
+	n, err := io.Copy(w.f, io.LimitReader(old, info.Size))
+	if err != nil {
+		return classify("append", w.name, err)
+	}
+	w.size, w.copied = n, n
+	return nil
+}
+
+// Name returns the validated name the Writer will replace.
+func (w *Writer) Name() string { return w.name }
+
+// Size returns the bytes written so far.
+func (w *Writer) Size() int64 { return w.size }
+
+// reserve charges n more bytes; charge says whether the budget pays too.
+func (w *Writer) reserve(n int64, charge bool) error {
+	const op = "write"
+	if max := w.sp.opts.Limits.MaxFileBytes; max > 0 && w.size+n > max {
+		return E(op, KindTooLarge, w.name, fmt.Sprintf("a file may hold at most %s; this one would hold more", FormatBytes(max)), nil)
+	}
+	if charge {
+		if err := w.opts.Budget.reserve(op, w.name, n); err != nil {
+			return err
+		}
+	}
+	if err := w.sp.q.reserve(op, w.name, n, w.sp.opts.Limits.MaxConversationBytes); err != nil {
+		if charge {
+			w.opts.Budget.release(n)
+		}
+		return err
+	}
+	return nil
+}
+
+// Write writes p at the current offset, reserving whatever makes the file
+// grow. A failed Write aborts the Writer: the old file stays as it was.
+func (w *Writer) Write(p []byte) (int, error) {
+	if w.done {
+		return 0, E("write", KindConflict, w.name, "the file was already closed", nil)
+	}
+	if err := w.ctx.Err(); err != nil {
+		w.Abort()
+		return 0, classify("write", w.name, err)
+	}
+	off, err := w.f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		w.Abort()
+		return 0, classify("write", w.name, err)
+	}
+	if grow := off + int64(len(p)) - w.size; grow > 0 {
+		if err := w.reserve(grow, true); err != nil {
+			w.Abort()
+			return 0, err
+		}
+		w.size += grow
+	}
+	n, err := w.f.Write(p)
+	if err != nil {
+		w.Abort()
+		return n, classify("write", w.name, err)
+	}
+	return n, nil
+}
+
+// Seek moves the offset of the next Write, as io.Seeker. Seeking past the
+// end is allowed; the gap is reserved when a Write fills it.
+func (w *Writer) Seek(offset int64, whence int) (int64, error) {
+	if w.done {
+		return 0, E("seek", KindConflict, w.name, "the file was already closed", nil)
+	}
+	n, err := w.f.Seek(offset, whence)
+	if err != nil {
+		return 0, E("seek", KindInvalid, w.name, "cannot seek there", err)
+	}
+	return n, nil
+}
+
+// Commit makes the written bytes the file's content, atomically and
+// durably, and reports the new file. After Commit the Writer is done.
+func (w *Writer) Commit() (Info, error) {
+	const op = "write"
+	if w.done {
+		return Info{}, E(op, KindConflict, w.name, "the file was already closed", nil)
+	}
+	fail := func(err error) (Info, error) {
+		w.Abort()
+		return Info{}, classify(op, w.name, err)
+	}
+	if err := w.ctx.Err(); err != nil {
+		return fail(err)
+	}
+	if err := w.f.Sync(); err != nil {
+		return fail(err)
+	}
+	fi, err := w.f.Stat()
+	if err != nil {
+		return fail(err)
+	}
+	if err := w.f.Close(); err != nil {
+		return fail(err)
+	}
+	replaced, err := w.sp.commit(w.r, w.tmp, w.name)
+	if err != nil {
+		return fail(err)
+	}
+	w.done = true
+	syncDir(w.r, path.Dir(w.name))
+	ev := FileCreated
+	if replaced >= 0 {
+		ev = FileModified
+	}
+	w.sp.opts.Bus.Publish(Event{Type: ev, Conversation: w.sp.id, Name: w.name, Size: fi.Size(), Time: w.sp.opts.Now()})
+	return Info{Name: w.name, Size: fi.Size(), ModTime: fi.ModTime(), Replaced: replaced}, nil
+}
+
+// Abort discards the written bytes and releases what they reserved. It is
+// safe to call after Commit or more than once.
+func (w *Writer) Abort() {
+	if w.done {
+		return
+	}
+	w.done = true
+	w.f.Close()
+	w.r.Remove(w.tmp)
+	w.sp.q.release(w.size)
+	w.opts.Budget.release(w.size - w.copied)
+}
+
+// commit renames tmp over name under the conversation's lock, so the bytes
+// of the file it replaces are released from the quota exactly once. It
+// returns the size of the replaced file, or -1 when there was none.
+func (sp *Space) commit(r *os.Root, tmp, name string) (replaced int64, err error) {
+	sp.q.mu.Lock()
+	defer sp.q.mu.Unlock()
+	if sp.q.gen != sp.gen {
+		return -1, errDeleted("write", name)
+	}
+	replaced = -1
+	fi, err := r.Lstat(name)
+	switch {
+	case err == nil && fi.IsDir():
+		return -1, E("write", KindConflict, name, "is a folder; choose another name", nil)
+	case err == nil && fi.Mode().IsRegular():
+		replaced = fi.Size()
+	case err == nil:
+		replaced = 0 // a link or other entry is replaced, never followed
+	case !errors.Is(err, fs.ErrNotExist):
+		return -1, err
+	}
+	if err := r.Rename(tmp, name); err != nil {
+		return -1, err
+	}
+	sp.q.used -= max(replaced, 0)
+	return replaced, nil
+}
+
+// syncDir makes a rename or removal in dir durable. A failure is not
+// reported: the data itself is already synced, and the worst case after a
+// crash is the previous version of the name, never a partial file.
+func syncDir(r *os.Root, dir string) {
+	d, err := r.Open(dir)
+	if err != nil {
+		return
+	}
+	d.Sync()
+	d.Close()
+}

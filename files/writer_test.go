@@ -1,0 +1,105 @@
+package files
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWriterAppendSeekAndAbort(t *testing.T) {
+	s, _ := newStore(t, Limits{})
+	sp := space(t, s, "w")
+	ctx := context.Background()
+	sp.WriteBytes(ctx, "log.txt", []byte("one\n"), WriteOptions{})
+
+	b := NewBudget(100)
+	w, err := sp.Append(ctx, "log.txt", WriteOptions{Budget: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte("two\n"))
+	if got := readAll(t, sp, "log.txt"); got != "one\n" {
+		t.Fatalf("an uncommitted append is visible: %q", got)
+	}
+	info, err := w.Commit()
+	if err != nil || info.Replaced != 4 || readAll(t, sp, "log.txt") != "one\ntwo\n" {
+		t.Fatalf("append: %v %+v %q", err, info, readAll(t, sp, "log.txt"))
+	}
+	if b.Used() != 4 {
+		t.Fatalf("the budget paid %d for a 4-byte append (the copied bytes are not the run's)", b.Used())
+	}
+
+	w, _ = sp.Create(ctx, "log.txt", WriteOptions{})
+	w.Write([]byte("hello world"))
+	w.Seek(0, io.SeekStart)
+	w.Write([]byte("HELLO"))
+	w.Seek(20, io.SeekStart)
+	w.Write([]byte("!"))
+	info, _ = w.Commit()
+	if got := readAll(t, sp, "log.txt"); got != "HELLO world\x00\x00\x00\x00\x00\x00\x00\x00\x00!" || info.Size != 21 {
+		t.Fatalf("seek and overwrite: %q", got)
+	}
+	if _, err := w.Write([]byte("late")); KindOf(err) != KindConflict {
+		t.Fatalf("write after commit: %v", err)
+	}
+
+	w, _ = sp.Create(ctx, "log.txt", WriteOptions{})
+	w.Write([]byte("discarded"))
+	w.Abort()
+	w.Abort()
+	if got := readAll(t, sp, "log.txt"); !strings.HasPrefix(got, "HELLO") {
+		t.Fatalf("abort changed the file: %q", got)
+	}
+	entries, _ := os.ReadDir(filepath.Join(s.Dir(), "w"))
+	if len(entries) != 1 {
+		t.Fatalf("temporary files left: %v", entries)
+	}
+}
+
+// TestWriterLimitMidStream: a write that crosses the budget fails, the
+// Writer is aborted, and the file keeps its old content.
+func TestWriterLimitMidStream(t *testing.T) {
+	s, _ := newStore(t, Limits{})
+	sp := space(t, s, "w")
+	ctx := context.Background()
+	sp.WriteBytes(ctx, "data.bin", []byte("old"), WriteOptions{})
+	w, _ := sp.Create(ctx, "data.bin", WriteOptions{Budget: NewBudget(10)})
+	if _, err := w.Write([]byte("12345678")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write([]byte("abc")); KindOf(err) != KindTooLarge {
+		t.Fatalf("crossing the budget: %v", err)
+	}
+	if _, err := w.Commit(); err == nil {
+		t.Fatal("a Writer that failed committed")
+	}
+	if got := readAll(t, sp, "data.bin"); got != "old" {
+		t.Fatalf("half-written: %q", got)
+	}
+}
+
+func TestReadDir(t *testing.T) {
+	s, _ := newStore(t, Limits{})
+	sp := space(t, s, "d")
+	ctx := context.Background()
+	for _, n := range []string{"b.txt", "a/x.txt", "a/y/z.txt"} {
+		sp.WriteBytes(ctx, n, []byte("x"), WriteOptions{})
+	}
+	top, _ := sp.ReadDir("")
+	sub, _ := sp.ReadDir("a")
+	if len(top) != 2 || top[0] != (DirEntry{"a", true}) || top[1] != (DirEntry{"b.txt", false}) {
+		t.Fatalf("top %+v", top)
+	}
+	if len(sub) != 2 || sub[0].Name != "x.txt" || sub[1] != (DirEntry{"y", true}) {
+		t.Fatalf("sub %+v", sub)
+	}
+	if _, err := sp.ReadDir("b.txt"); KindOf(err) != KindConflict {
+		t.Fatalf("a file as a folder: %v", err)
+	}
+	if _, err := sp.ReadDir("../x"); KindOf(err) != KindInvalid {
+		t.Fatalf("traversal: %v", err)
+	}
+}
