@@ -45,8 +45,12 @@ type ScriptError struct {
 	// Limit names the limit that was hit for TimeoutError and LimitError:
 	// "timeout", "memory", "call_stack", "result_size".
 	Limit string `json:"limit,omitempty"`
-	// Stack is the JS stack trace, when there is one.
+	// Stack is the JS stack trace, when there is one. Its positions are
+	// those of the user's source, TypeScript included.
 	Stack string `json:"stack,omitempty"`
+	// Line and Column locate a SyntaxError.
+	Line   int `json:"line,omitempty"`
+	Column int `json:"column,omitempty"`
 }
 
 // Error formats the error as "Type: message".

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -90,6 +89,7 @@ func (c Config) withDefaults() Config {
 // fresh VM, so nothing survives from one run to the next.
 type Runner struct {
 	cfg       Config
+	compiler  *compiler
 	guard     *memoryGuard
 	abandoned atomic.Int64
 	inFlight  sync.WaitGroup
@@ -101,7 +101,7 @@ var setRegexpBound sync.Once
 func New(cfg Config) *Runner {
 	setRegexpBound.Do(func() { regexp2.DefaultMatchTimeout = regexpMatchBound })
 	cfg = cfg.withDefaults()
-	return &Runner{cfg: cfg, guard: newMemoryGuard(uint64(cfg.MemoryLimit))}
+	return &Runner{cfg: cfg, compiler: newCompiler(512), guard: newMemoryGuard(uint64(cfg.MemoryLimit))}
 }
 
 // Request is one script to run.
@@ -115,11 +115,37 @@ type Request struct {
 	Space *files.Space
 	// Timeout overrides the Runner's timeout when positive.
 	Timeout time.Duration
+	// Language is the script's language; "" infers it from Filename.
+	Language Language
+	// Env is visible to the script as process.env.
+	Env map[string]string
 }
 
 // Abandoned returns how many runs were reported as timed out while Go code
 // they had called was still running. Such goroutines end by themselves.
 func (r *Runner) Abandoned() int64 { return r.abandoned.Load() }
+
+// Lint reports the syntax errors of src without running it: for
+// TypeScript those of the TypeScript step (types are not checked), for
+// JavaScript those of the parser.
+func (r *Runner) Lint(filename, src string, lang Language) []Diagnostic {
+	if lang == "" {
+		lang = LanguageOf(filename)
+	}
+	_, err := r.compiler.compile(filename, src, lang)
+	var ce *compileError
+	if errors.As(err, &ce) {
+		return ce.diags
+	}
+	if err != nil {
+		return []Diagnostic{{Line: 1, Column: 1, Message: err.Error(), Severity: "error"}}
+	}
+	return []Diagnostic{}
+}
+
+// Transpiles returns how many times the TypeScript step ran; a script run
+// again is served from the cache and does not count.
+func (r *Runner) Transpiles() int64 { return r.compiler.transpiles.Load() }
 
 // Wait blocks until every script goroutine has ended, abandoned ones
 // included. A server calls it on shutdown, after it stopped taking runs.
@@ -134,10 +160,17 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 	}
 	if req.Filename == "" {
 		req.Filename = "script.js"
+		if req.Language == TypeScript {
+			req.Filename = "script.ts"
+		}
+	}
+	if req.Language == "" {
+		req.Language = LanguageOf(req.Filename)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := newSession(runCtx, r.cfg, req.Space)
+	s.compiler, s.lang, s.env = r.compiler, req.Language, req.Env
 	s.install()
 
 	stop := func(hit *limitHit) {
@@ -195,9 +228,9 @@ func (s *session) execute(filename, src string, done chan<- outcome) {
 			done <- outcome{err: &ScriptError{Type: TypeInternal, Message: "internal error while running the script"}}
 		}
 	}()
-	prg, err := compile(filename, src)
+	prg, err := s.compiler.compile(filename, src, s.lang)
 	if err != nil {
-		done <- outcome{err: &ScriptError{Type: TypeSyntax, Message: err.Error()}}
+		done <- outcome{err: compileScriptError(err)}
 		return
 	}
 	v, err := s.vm.RunProgram(prg)
@@ -210,26 +243,6 @@ func (s *session) execute(filename, src string, done chan<- outcome) {
 	}
 	res, serr := s.exportResult(v)
 	done <- outcome{result: res, err: serr}
-}
-
-// compile parses src as a script. A script that uses a top-level return
-// (its result) is compiled inside a function, on the same lines, so error
-// positions still point at the user's code.
-func compile(filename, src string) (*goja.Program, error) {
-	prg, err := goja.Compile(filename, src, false)
-	if err == nil {
-		return prg, nil
-	}
-	if strings.Contains(err.Error(), "Illegal return statement") {
-		if p, err2 := goja.Compile(filename, "(function(){"+src+"\n})()", false); err2 == nil {
-			return p, nil
-		}
-	}
-	var se *goja.CompilerSyntaxError
-	if errors.As(err, &se) {
-		return nil, errors.New(se.Error())
-	}
-	return nil, err
 }
 
 // settle unwraps a Promise result: goja drains the microtask queue before
@@ -253,6 +266,17 @@ type rejection struct{ v goja.Value }
 
 // Error renders the rejection reason.
 func (r *rejection) Error() string { return inspect(r.v) }
+
+// compileScriptError reports a script that does not compile, with the
+// position of its first error.
+func compileScriptError(err error) *ScriptError {
+	var ce *compileError
+	if errors.As(err, &ce) {
+		d := ce.diags[0]
+		return &ScriptError{Type: TypeSyntax, Message: ce.Error(), Line: d.Line, Column: d.Column}
+	}
+	return &ScriptError{Type: TypeSyntax, Message: err.Error()}
+}
 
 func toScriptError(err error) *ScriptError {
 	var ie *goja.InterruptedError

@@ -13,13 +13,16 @@ import (
 // session is the state of one run: its VM, its Space, its logs, its budget
 // and what it touched. Nothing in it outlives the run.
 type session struct {
-	ctx     context.Context
-	cfg     Config
-	vm      *goja.Runtime
-	space   *files.Space
-	budget  *files.Budget
-	logs    *logBook
-	touched *touchLog
+	ctx      context.Context
+	cfg      Config
+	compiler *compiler
+	lang     Language
+	env      map[string]string
+	vm       *goja.Runtime
+	space    *files.Space
+	budget   *files.Budget
+	logs     *logBook
+	touched  *touchLog
 	// ctors holds Error, TypeError and RangeError as they were before the
 	// script ran, so a script that replaces them cannot change what the
 	// bindings throw.
@@ -51,6 +54,7 @@ func (s *session) install() {
 	}
 	s.installGuards()
 	s.installConsole()
+	s.installProcess()
 	s.installSABRE()
 }
 
@@ -142,4 +146,25 @@ func (s *session) link(name string) string {
 		return ""
 	}
 	return s.cfg.Link(s.space.ID(), name)
+}
+
+// installProcess gives the script process.env, and, for TypeScript compiled
+// to CommonJS, module and exports. require is there to say why it fails.
+func (s *session) installProcess() {
+	env := s.vm.NewObject()
+	for k, v := range s.env {
+		env.Set(k, v)
+	}
+	s.vm.Set("process", map[string]any{"env": env})
+	if s.lang == TypeScript {
+		exports := s.vm.NewObject()
+		module := s.vm.NewObject()
+		module.Set("exports", exports)
+		s.vm.Set("module", module)
+		s.vm.Set("exports", exports)
+	}
+	s.vm.Set("require", func(call goja.FunctionCall) goja.Value {
+		s.throw("Error", "require("+call.Argument(0).String()+"): modules are not available in the sandbox; use the built-in helpers")
+		return nil
+	})
 }
