@@ -19,30 +19,40 @@ const (
 )
 
 // guardPrelude wraps the size-driven constructors. It is compiled once and
-// run in every VM.
+// run in every VM. A wrapper shares its constructor's prototype (so
+// instanceof, subclassing and .constructor behave as before) and inherits
+// its static methods (Array.isArray, Uint8Array.from).
 var guardPrelude = goja.MustCompile("convfiles-guards.js", fmt.Sprintf(`(function (g) {
   var maxBuf = %d, maxArr = %d;
   function tooBig(what, n, max) {
     return new RangeError(what + " of " + n + " is over the sandbox limit of " + max);
   }
-  var typed = { ArrayBuffer: 1, SharedArrayBuffer: 1, DataView: 0, Int8Array: 1, Uint8Array: 1,
-    Uint8ClampedArray: 1, Int16Array: 2, Uint16Array: 2, Int32Array: 4, Uint32Array: 4,
-    Float32Array: 4, Float64Array: 8, BigInt64Array: 8, BigUint64Array: 8 };
-  Object.keys(typed).forEach(function (name) {
-    var C = g[name], per = typed[name];
-    if (!C || !per) return;
-    g[name] = new Proxy(C, { construct: function (t, a, nt) {
-      if (typeof a[0] === "number" && a[0] * per > maxBuf) throw tooBig(name + " size", a[0] * per + " bytes", maxBuf + " bytes");
-      return Reflect.construct(t, a, nt);
-    } });
-  });
-  var A = g.Array;
-  function checkLen(a) {
-    if (a.length === 1 && typeof a[0] === "number" && a[0] > maxArr) throw tooBig("Array length", a[0], maxArr);
+  function wrap(name, check) {
+    var C = g[name];
+    var W = function () {
+      check(arguments);
+      var args = Array.prototype.slice.call(arguments);
+      if (new.target === undefined) return C.apply(this, args);
+      return Reflect.construct(C, args, new.target === W ? C : new.target);
+    };
+    Object.setPrototypeOf(W, C);
+    Object.defineProperty(W, "prototype", { value: C.prototype });
+    Object.defineProperty(W, "name", { value: name });
+    Object.defineProperty(C.prototype, "constructor", { value: W, writable: true, configurable: true });
+    Object.defineProperty(g, name, { value: W, writable: true, configurable: true });
   }
-  g.Array = new Proxy(A, {
-    construct: function (t, a, nt) { checkLen(a); return Reflect.construct(t, a, nt); },
-    apply: function (t, th, a) { checkLen(a); return Reflect.apply(t, th, a); }
+  var typed = { ArrayBuffer: 1, Int8Array: 1, Uint8Array: 1, Uint8ClampedArray: 1, Int16Array: 2,
+    Uint16Array: 2, Int32Array: 4, Uint32Array: 4, Float32Array: 4, Float64Array: 8,
+    BigInt64Array: 8, BigUint64Array: 8 };
+  Object.keys(typed).forEach(function (name) {
+    var per = typed[name];
+    if (!g[name]) return;
+    wrap(name, function (a) {
+      if (typeof a[0] === "number" && a[0] * per > maxBuf) throw tooBig(name + " size", a[0] * per + " bytes", maxBuf + " bytes");
+    });
+  });
+  wrap("Array", function (a) {
+    if (a.length === 1 && typeof a[0] === "number" && a[0] > maxArr) throw tooBig("Array length", a[0], maxArr);
   });
 })(this);`, MaxBufferBytes, MaxArrayLength), false)
 

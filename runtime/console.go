@@ -48,6 +48,14 @@ func (l *logBook) add(prefix string, call goja.FunctionCall) {
 	l.bytes += len(s)
 }
 
+// note adds a line from convfiles itself, past the caps, so it is never
+// dropped.
+func (l *logBook) note(line string) {
+	l.mu.Lock()
+	l.lines = append(l.lines, line)
+	l.mu.Unlock()
+}
+
 // snapshot returns the lines, with a closing note when some were dropped.
 func (l *logBook) snapshot() []string {
 	l.mu.Lock()

@@ -97,3 +97,30 @@ func TestResultSizeLimit(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestGuardedConstructorsBehaveAsBuiltins: the size guards must not change
+// what scripts can observe of Array, ArrayBuffer and the typed arrays.
+func TestGuardedConstructorsBehaveAsBuiltins(t *testing.T) {
+	e := newEnv(t, Config{})
+	var got []bool
+	e.ok("g", `
+class Stack extends Array { top() { return this[this.length - 1] } }
+const s = new Stack(); s.push(1, 2);
+const u = new Uint8Array([1, 2, 3]);
+[
+  [] instanceof Array, new Array(3) instanceof Array, Array(2).length === 2, Array.isArray(new Array(1)),
+  [].constructor === Array, Array.from("ab").length === 2, Array.of(7)[0] === 7, Array.name === "Array",
+  s instanceof Stack, s instanceof Array, s.top() === 2,
+  u instanceof Uint8Array, Uint8Array.from([1]).length === 1, u.constructor === Uint8Array,
+  new ArrayBuffer(8) instanceof ArrayBuffer, u.buffer instanceof ArrayBuffer, Uint8Array.BYTES_PER_ELEMENT === 1,
+  new Float64Array(2).length === 2, Object.prototype.toString.call(u) === "[object Uint8Array]",
+]`, &got)
+	for i, ok := range got {
+		if !ok {
+			t.Errorf("check %d failed", i)
+		}
+	}
+	if len(got) != 19 {
+		t.Fatalf("%d checks ran", len(got))
+	}
+}

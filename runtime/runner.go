@@ -224,6 +224,7 @@ type outcome struct {
 func (s *session) execute(filename, src string, done chan<- outcome) {
 	defer func() {
 		if p := recover(); p != nil {
+			s.closeHandles(false)
 			s.cfg.Logger.Error("script panicked inside convfiles", "panic", p, "stack", string(debug.Stack()))
 			done <- outcome{err: &ScriptError{Type: TypeInternal, Message: "internal error while running the script"}}
 		}
@@ -238,10 +239,12 @@ func (s *session) execute(filename, src string, done chan<- outcome) {
 		v, err = s.settle(v)
 	}
 	if err != nil {
+		s.closeHandles(false)
 		done <- outcome{err: toScriptError(err)}
 		return
 	}
 	res, serr := s.exportResult(v)
+	s.closeHandles(serr == nil)
 	done <- outcome{result: res, err: serr}
 }
 

@@ -88,7 +88,7 @@ func (s *session) writeFile(call goja.FunctionCall) goja.Value {
 	if err != nil {
 		s.throwFiles(err)
 	}
-	s.touched.touch(info.Name)
+	s.touched.touch(info.Name, opWrite)
 	return s.vm.ToValue(s.linkOrPath(info.Name))
 }
 
@@ -193,7 +193,7 @@ func (s *session) deleteFile(call goja.FunctionCall) goja.Value {
 	if err != nil {
 		s.throwFiles(err)
 	}
-	s.touched.touch(clean)
+	s.touched.touch(clean, opRemove)
 	return s.vm.ToValue(true)
 }
 

@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/dop251/goja"
 
@@ -30,6 +29,10 @@ type session struct {
 	// contentKey marks the content objects this run made (see contentRef),
 	// so write_file can save one without a round trip through base64.
 	contentKey *goja.Symbol
+	// handleKey marks io handles; handles and open track them.
+	handleKey *goja.Symbol
+	handles   []*handle
+	open      int
 }
 
 func newSession(ctx context.Context, cfg Config, space *files.Space) *session {
@@ -48,6 +51,7 @@ func newSession(ctx context.Context, cfg Config, space *files.Space) *session {
 
 func (s *session) install() {
 	s.contentKey = goja.NewSymbol("convfiles.content")
+	s.handleKey = goja.NewSymbol("convfiles.handle")
 	s.ctors = map[string]goja.Value{}
 	for _, n := range []string{"Error", "TypeError", "RangeError"} {
 		s.ctors[n] = s.vm.Get(n)
@@ -56,6 +60,7 @@ func (s *session) install() {
 	s.installConsole()
 	s.installProcess()
 	s.installSABRE()
+	s.installIO()
 }
 
 // exportResult turns the script's value into JSON with JS semantics
@@ -103,42 +108,6 @@ func (s *session) guardCall(f func()) (err error) {
 	}()
 	f()
 	return nil
-}
-
-// touchLog remembers which names a run wrote or removed, in first-touch
-// order; the report gives each one's final state.
-type touchLog struct {
-	mu    sync.Mutex
-	names []string
-	seen  map[string]bool
-}
-
-func (t *touchLog) touch(name string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.seen == nil {
-		t.seen = map[string]bool{}
-	}
-	if !t.seen[name] {
-		t.seen[name] = true
-		t.names = append(t.names, name)
-	}
-}
-
-func (t *touchLog) final(s *session) []Touched {
-	t.mu.Lock()
-	names := append([]string(nil), t.names...)
-	t.mu.Unlock()
-	out := make([]Touched, 0, len(names))
-	for _, n := range names {
-		info, err := s.space.Stat(n)
-		if err != nil {
-			out = append(out, Touched{Name: n, Op: "remove"})
-			continue
-		}
-		out = append(out, Touched{Name: n, Op: "write", Bytes: info.Size, URL: s.link(n)})
-	}
-	return out
 }
 
 func (s *session) link(name string) string {

@@ -1,0 +1,158 @@
+package runtime
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"convfiles/files"
+)
+
+// installIO binds toolscript's sandboxed io library (seed 001) — io.open,
+// io.lines, io.type, io.list and os.remove — and code-mcp's file.save
+// (seed 000), all on the run's Space and its byte budget.
+func (s *session) installIO() {
+	ioObj := s.vm.NewObject()
+	ioObj.Set("open", s.ioOpen)
+	ioObj.Set("lines", s.ioLines)
+	ioObj.Set("type", s.ioType)
+	ioObj.Set("list", s.ioList)
+	s.vm.Set("io", ioObj)
+	osObj := s.vm.NewObject()
+	osObj.Set("remove", s.osRemove)
+	s.vm.Set("os", osObj)
+	fileObj := s.vm.NewObject()
+	fileObj.Set("save", s.fileSave)
+	s.vm.Set("file", fileObj)
+}
+
+// handleRef carries a handle on its JS object under the run's symbol.
+type handleRef struct{ h *handle }
+
+func (s *session) ioOpen(call goja.FunctionCall) goja.Value {
+	const usage = "io.open(name, mode)"
+	sp := s.needSpace("io.open")
+	name := s.stringArg(call, 0, usage, "name")
+	mode := "r"
+	if m := call.Argument(1); !goja.IsUndefined(m) && !goja.IsNull(m) {
+		mode = s.stringArg(call, 1, usage, "mode")
+	}
+	binary := strings.HasSuffix(mode, "b")
+	base := strings.TrimSuffix(mode, "b")
+	if base != "r" && base != "w" && base != "a" || len(mode) > 2 {
+		s.throw("ValidationError", usage+": mode "+fmt.Sprintf("%q", mode)+" is not one of r, w, a, rb, wb, ab")
+	}
+	if s.open >= MaxOpenFiles {
+		s.throw("LimitError", fmt.Sprintf("%s: at most %d files may be open at once; close some first", usage, MaxOpenFiles))
+	}
+	h := &handle{binary: binary}
+	var err error
+	switch base {
+	case "r":
+		var info files.Info
+		h.f, info, err = sp.Open(name)
+		if err == nil {
+			h.name, h.br = info.Name, bufio.NewReaderSize(h.f, 64<<10)
+		}
+	case "w":
+		h.w, err = sp.Create(s.ctx, name, files.WriteOptions{Budget: s.budget})
+	case "a":
+		h.w, err = sp.Append(s.ctx, name, files.WriteOptions{Budget: s.budget})
+	}
+	if err != nil {
+		s.throwFiles(err)
+	}
+	if h.w != nil {
+		h.name = h.w.Name()
+		op := opWrite
+		if base == "a" {
+			op = opAppend
+		}
+		s.touched.touch(h.name, op)
+	}
+	s.open++
+	if len(s.handles) >= 2*MaxOpenFiles { // forget closed handles
+		live := s.handles[:0]
+		for _, old := range s.handles {
+			if !old.closed {
+				live = append(live, old)
+			}
+		}
+		s.handles = live
+	}
+	s.handles = append(s.handles, h)
+	return s.handleObject(h)
+}
+
+// ioLines is io.lines(name): an iterator over the lines of a file, which
+// it closes at the end.
+func (s *session) ioLines(call goja.FunctionCall) goja.Value {
+	name := s.stringArg(call, 0, "io.lines(name)", "name")
+	hv := s.ioOpen(goja.FunctionCall{Arguments: []goja.Value{s.vm.ToValue(name), s.vm.ToValue("r")}})
+	h := s.handleOf(hv)
+	return s.lineIterator(h, true)
+}
+
+// ioType is io.type(x): "file", "closed file", or null for anything else.
+func (s *session) ioType(call goja.FunctionCall) goja.Value {
+	h := s.handleOf(call.Argument(0))
+	switch {
+	case h == nil:
+		return goja.Null()
+	case h.closed:
+		return s.vm.ToValue("closed file")
+	}
+	return s.vm.ToValue("file")
+}
+
+// ioList is io.list(path?): the names in a folder, without recursion.
+func (s *session) ioList(call goja.FunctionCall) goja.Value {
+	sp := s.needSpace("io.list")
+	dir := ""
+	if a := call.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
+		dir = s.stringArg(call, 0, "io.list(path)", "path")
+	}
+	entries, err := sp.ReadDir(dir)
+	if err != nil {
+		s.throwFiles(err)
+	}
+	names := make([]any, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name
+	}
+	return s.vm.NewArray(names...)
+}
+
+// osRemove is os.remove(name): deletes a file, never a folder.
+func (s *session) osRemove(call goja.FunctionCall) goja.Value {
+	return s.deleteFile(goja.FunctionCall{This: call.This, Arguments: []goja.Value{s.vm.ToValue(s.stringArg(call, 0, "os.remove(name)", "name"))}})
+}
+
+// fileSave is file.save(name, content) → the file's absolute path (seed 000).
+func (s *session) fileSave(call goja.FunctionCall) goja.Value {
+	const usage = "file.save(name, content)"
+	sp := s.needSpace("file.save")
+	name := s.stringArg(call, 0, usage, "name")
+	data := s.contentBytes(call.Argument(1), usage)
+	info, err := sp.WriteBytes(s.ctx, name, data, files.WriteOptions{Budget: s.budget})
+	if err != nil {
+		s.throwFiles(err)
+	}
+	s.touched.touch(info.Name, opWrite)
+	return s.vm.ToValue(sp.HostPath(info.Name))
+}
+
+// closeHandles ends every handle still open when the script stops: new
+// versions are committed when the run succeeded and discarded when it
+// failed, so a run that dies never leaves a file half-written.
+func (s *session) closeHandles(success bool) {
+	for _, h := range s.handles {
+		if _, err := h.close(!success); err != nil {
+			s.logs.note("[convfiles: " + h.name + " was left open and could not be saved when the run ended: " + files.MessageOf(err) + "]")
+		}
+	}
+	s.handles = nil
+	s.open = 0
+}
