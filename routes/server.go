@@ -10,6 +10,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"convfiles/files"
+	"convfiles/runtime"
 )
 
 // Config is what the HTTP adapter needs.
@@ -17,15 +18,36 @@ type Config struct {
 	Store  *files.Store
 	Links  Links
 	Logger *slog.Logger
+	// Runner runs scripts for /execute; nil leaves the code routes out.
+	Runner *runtime.Runner
+	// Workspace is the folder PUT /workspace saves code into.
+	Workspace *files.Space
+	// ScriptFiles gives scripts run by /execute their file helpers; off,
+	// every helper throws (hosted mode's default, as seed 001 says).
+	ScriptFiles bool
+	// DefaultScriptSpace is where a script's files go when the request
+	// names no conversation (the [io] folder); nil means it has none.
+	DefaultScriptSpace *files.Space
+	RateLimits         RateLimits
 }
 
 // Server is the HTTP handler of convfiles.
 type Server struct {
-	store  *files.Store
-	links  Links
-	log    *slog.Logger
-	router *mux.Router
-	mimes  *mimeCache
+	store   *files.Store
+	links   Links
+	log     *slog.Logger
+	router  *mux.Router
+	mimes   *mimeCache
+	runner  *runtime.Runner
+	work    *files.Space
+	scripts scriptFiles
+	rates   RateLimits
+	limits  *limits
+}
+
+type scriptFiles struct {
+	enabled bool
+	def     *files.Space
 }
 
 // New returns a Server with every route registered.
@@ -33,7 +55,9 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Server{store: cfg.Store, links: cfg.Links, log: cfg.Logger, mimes: newMIMECache(4096)}
+	s := &Server{store: cfg.Store, links: cfg.Links, log: cfg.Logger, mimes: newMIMECache(4096),
+		runner: cfg.Runner, work: cfg.Workspace, scripts: scriptFiles{cfg.ScriptFiles, cfg.DefaultScriptSpace},
+		rates: cfg.RateLimits, limits: newLimits(cfg.RateLimits)}
 	r := mux.NewRouter()
 	// Names are matched as they were sent, percent-encoded, and decoded once
 	// by the handler; mux must neither decode them first nor "clean" a path
@@ -48,6 +72,9 @@ func New(cfg Config) *Server {
 		writeJSON(w, http.StatusMethodNotAllowed, envelope{Error: &errorBody{Type: "MethodNotAllowed", Message: r.Method + " is not allowed here"}})
 	})
 	s.registerFileRoutes(r)
+	if s.runner != nil {
+		s.registerCodeRoutes(r)
+	}
 	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
 	s.router = r
 	return s

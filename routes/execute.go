@@ -1,0 +1,158 @@
+package routes
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"convfiles/files"
+	"convfiles/runtime"
+)
+
+// executeResult is the success answer of POST /execute.
+type executeResult struct {
+	Success       bool              `json:"success"`
+	Result        json.RawMessage   `json:"result"`
+	Logs          []string          `json:"logs"`
+	FilesTouched  []runtime.Touched `json:"files_touched"`
+	ExecutionTime float64           `json:"executionTime"` // milliseconds
+}
+
+// handleExecute is POST /execute: {codeId | code, language?,
+// conversationId?, timeout?, env?}. It runs the code and answers its report.
+func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
+	if !s.admit(w, r) {
+		return
+	}
+	body, ferr := decodeBody(w, r)
+	if ferr != nil {
+		writeFieldError(w, ferr)
+		return
+	}
+	req, ok := s.parseExecute(w, r, body)
+	if !ok {
+		return
+	}
+	space, release, err := s.scriptSpace(body)
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	defer release()
+	req.Space = space
+	start := time.Now()
+	rep, runErr := s.runner.Run(r.Context(), req)
+	elapsed := float64(time.Since(start).Microseconds()) / 1000
+	s.log.Info("execute", "file", req.Filename, "language", req.Language, "ms", elapsed, "ok", runErr == nil)
+	if runErr == nil {
+		writeJSON(w, http.StatusOK, executeResult{Success: true, Result: rep.Result, Logs: rep.Logs, FilesTouched: rep.FilesTouched, ExecutionTime: elapsed})
+		return
+	}
+	status, typ := http.StatusInternalServerError, "ExecutionError"
+	switch rep.Error.Type {
+	case runtime.TypeTimeout:
+		status, typ = http.StatusRequestTimeout, "TimeoutError"
+	case runtime.TypeInternal:
+		typ = "InternalError"
+	}
+	details := map[string]any{"kind": rep.Error.Type, "logs": rep.Logs, "files_touched": rep.FilesTouched, "executionTime": elapsed}
+	if rep.Error.Stack != "" {
+		details["stack"] = rep.Error.Stack
+	}
+	if rep.Error.Limit != "" {
+		details["limit"] = rep.Error.Limit
+	}
+	if rep.Error.Line > 0 {
+		details["line"], details["column"] = rep.Error.Line, rep.Error.Column
+	}
+	writeJSON(w, status, envelope{Error: &errorBody{Type: typ, Message: rep.Error.Message, Details: details}})
+}
+
+// parseExecute validates everything of an /execute body but the
+// conversation, answering the error itself when ok is false.
+func (s *Server) parseExecute(w http.ResponseWriter, r *http.Request, body map[string]any) (req runtime.Request, ok bool) {
+	req.Timeout = DefaultTimeoutMS * time.Millisecond
+	if raw, has := body["timeout"]; has && raw != nil {
+		n, isNum := raw.(json.Number)
+		ms, err := n.Int64()
+		if !isNum || err != nil || ms < MinTimeoutMS || ms > MaxTimeoutMS {
+			writeFieldError(w, invalid("Invalid timeout", "timeout", raw, fmt.Sprintf("timeout must be a whole number of milliseconds from %d to %d", MinTimeoutMS, MaxTimeoutMS)))
+			return req, false
+		}
+		req.Timeout = time.Duration(ms) * time.Millisecond
+	}
+	if raw, has := body["language"]; has && raw != nil {
+		name, _ := raw.(string)
+		lang, err := runtime.ParseLanguage(name)
+		if err != nil || name == "" {
+			writeFieldError(w, invalid("Invalid language", "language", raw, `language must be "typescript" ("ts") or "javascript" ("js")`))
+			return req, false
+		}
+		req.Language = lang
+	}
+	env, ferr := validateEnv(body["env"])
+	if ferr != nil {
+		writeFieldError(w, ferr)
+		return req, false
+	}
+	req.Env = env
+	req.Source, req.Filename, ok = s.loadCode(w, r, body)
+	if req.Filename == "inline.ts" && req.Language == runtime.JavaScript {
+		req.Filename = "inline.js"
+	}
+	return req, ok
+}
+
+// scriptSpace picks the files a script works on: its conversation's, or
+// the default folder, or none when script file access is off.
+func (s *Server) scriptSpace(body map[string]any) (*files.Space, func(), error) {
+	none := func() {}
+	raw, has := body["conversationId"]
+	if has && raw != nil {
+		id, isStr := raw.(string)
+		if !isStr {
+			return nil, none, files.E("execute", files.KindInvalid, fmt.Sprint(raw), "conversationId must be a string", nil)
+		}
+		if err := files.ValidateConversationID(id); err != nil {
+			return nil, none, err
+		}
+		if !s.scripts.enabled {
+			return nil, none, nil
+		}
+		sp, err := s.store.Space(id)
+		if err != nil {
+			return nil, none, err
+		}
+		return sp, func() { sp.Close() }, nil
+	}
+	if !s.scripts.enabled {
+		return nil, none, nil
+	}
+	return s.scripts.def, none, nil
+}
+
+// lintResult is the result of POST /lint.
+type lintResult struct {
+	Valid       bool                 `json:"valid"`
+	Diagnostics []runtime.Diagnostic `json:"diagnostics"`
+}
+
+// handleLint is POST /lint: {codeId | code, language?} → the syntax
+// diagnostics of the code, without running it.
+func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
+	if !s.admit(w, r) {
+		return
+	}
+	body, ferr := decodeBody(w, r)
+	if ferr != nil {
+		writeFieldError(w, ferr)
+		return
+	}
+	req, ok := s.parseExecute(w, r, body)
+	if !ok {
+		return
+	}
+	diags := s.runner.Lint(req.Filename, req.Source, req.Language)
+	writeResult(w, lintResult{Valid: len(diags) == 0, Diagnostics: diags})
+}

@@ -1,0 +1,114 @@
+package routes
+
+import (
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// RateLimits are requests per minute; 0 turns a limit off. The defaults
+// are the numbers seed 002 proposes for production.
+type RateLimits struct {
+	PerClient int // per client address, on /workspace, /execute and /lint
+	PerCodeID int // saves of one codeId
+	Global    int // all clients together
+}
+
+// DefaultRateLimits are seed 002's numbers.
+var DefaultRateLimits = RateLimits{PerClient: 100, PerCodeID: 10, Global: 1000}
+
+// limiter holds one token bucket per key (a client address, a codeId), each
+// refilling at perMinute and holding up to perMinute tokens, so a quiet
+// client may burst. Buckets idle for ten minutes are forgotten.
+type limiter struct {
+	perMinute int
+	mu        sync.Mutex
+	buckets   map[string]*bucket
+	lastSweep time.Time
+}
+
+type bucket struct {
+	lim  *rate.Limiter
+	seen time.Time
+}
+
+func newLimiter(perMinute int) *limiter {
+	return &limiter{perMinute: perMinute, buckets: map[string]*bucket{}, lastSweep: time.Now()}
+}
+
+// allow takes a token for key, or says how long until one is free.
+func (l *limiter) allow(key string) (ok bool, retryAfter time.Duration) {
+	if l == nil || l.perMinute <= 0 {
+		return true, 0
+	}
+	now := time.Now()
+	l.mu.Lock()
+	b, found := l.buckets[key]
+	if !found {
+		b = &bucket{lim: rate.NewLimiter(rate.Limit(float64(l.perMinute)/60), l.perMinute)}
+		l.buckets[key] = b
+	}
+	b.seen = now
+	if now.Sub(l.lastSweep) > time.Minute {
+		for k, old := range l.buckets {
+			if now.Sub(old.seen) > 10*time.Minute {
+				delete(l.buckets, k)
+			}
+		}
+		l.lastSweep = now
+	}
+	l.mu.Unlock()
+	r := b.lim.ReserveN(now, 1)
+	if d := r.DelayFrom(now); d > 0 {
+		r.CancelAt(now)
+		return false, d
+	}
+	return true, 0
+}
+
+// limits holds the three limiters of the API.
+type limits struct {
+	client, codeID, global *limiter
+}
+
+func newLimits(rl RateLimits) *limits {
+	return &limits{client: newLimiter(rl.PerClient), codeID: newLimiter(rl.PerCodeID), global: newLimiter(rl.Global)}
+}
+
+// admit checks the client and global limits, answering 429 with
+// Retry-After when either is exhausted. It reports whether to go on.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request) bool {
+	if ok, wait := s.limits.client.allow(clientAddr(r)); !ok {
+		tooMany(w, "this client", s.rates.PerClient, wait)
+		return false
+	}
+	if ok, wait := s.limits.global.allow(""); !ok {
+		tooMany(w, "the server", s.rates.Global, wait)
+		return false
+	}
+	return true
+}
+
+func tooMany(w http.ResponseWriter, who string, perMinute int, wait time.Duration) {
+	secs := int(math.Ceil(wait.Seconds()))
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	writeJSON(w, http.StatusTooManyRequests, envelope{Error: &errorBody{
+		Type:    "RateLimitError",
+		Message: "Too many requests: " + who + " may make " + strconv.Itoa(perMinute) + " per minute; retry in " + strconv.Itoa(secs) + " s",
+		Details: map[string]any{"limitPerMinute": perMinute, "retryAfterSeconds": secs},
+	}})
+}
+
+// clientAddr is the client's IP address, without its port.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
