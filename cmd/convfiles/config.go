@@ -14,6 +14,7 @@ import (
 	"github.com/adrg/xdg"
 
 	"convfiles/files"
+	"convfiles/routes"
 	"convfiles/runtime"
 )
 
@@ -21,10 +22,42 @@ import (
 // override the file, and the file overrides the embedded defaults.
 type Config struct {
 	// DataDir holds files/<conversation_id>/ (default $XDG_DATA_HOME/convfiles).
-	DataDir string        `toml:"data_dir"`
-	Server  ServerConfig  `toml:"server"`
-	Limits  LimitsConfig  `toml:"limits"`
-	Runtime RuntimeConfig `toml:"runtime"`
+	DataDir string `toml:"data_dir"`
+	// Mode is "local" (the default) or "hosted", where scripts served over
+	// HTTP get no file access unless [io] enabled says so.
+	Mode      string          `toml:"mode"`
+	Server    ServerConfig    `toml:"server"`
+	Limits    LimitsConfig    `toml:"limits"`
+	Runtime   RuntimeConfig   `toml:"runtime"`
+	IO        IOConfig        `toml:"io"`
+	Output    *IOConfig       `toml:"output"` // seed 000's older spelling of [io]
+	Workspace WorkspaceConfig `toml:"workspace"`
+	RateLimit RateLimitConfig `toml:"ratelimit"`
+}
+
+// IOConfig is toolscript's [io] section (seed 001), also read as code-mcp's
+// [output] (seed 000).
+type IOConfig struct {
+	// Dir is the folder scripts served over HTTP use when a request names
+	// no conversation (default <data_dir>/io); relative to the working folder.
+	Dir string `toml:"dir"`
+	// MaxBytes caps the bytes one run writes (default limits.max_execution_bytes).
+	MaxBytes int64 `toml:"max_bytes"`
+	// Enabled gives scripts served over HTTP their file helpers (default:
+	// true in local mode, false in hosted mode).
+	Enabled *bool `toml:"enabled"`
+}
+
+// WorkspaceConfig is where PUT /workspace saves code.
+type WorkspaceConfig struct {
+	Dir string `toml:"dir"` // default <data_dir>/workspace
+}
+
+// RateLimitConfig is requests per minute of the code routes; 0 is no limit.
+type RateLimitConfig struct {
+	PerClient int `toml:"per_client"`
+	PerCodeID int `toml:"per_code_id"`
+	Global    int `toml:"global"`
 }
 
 // ServerConfig configures convfiles serve.
@@ -69,7 +102,13 @@ func (d *Duration) UnmarshalText(b []byte) error {
 func defaultConfig() Config {
 	return Config{
 		DataDir: filepath.Join(xdg.DataHome, "convfiles"),
+		Mode:    "local",
 		Server:  ServerConfig{Address: "127.0.0.1:8080"},
+		RateLimit: RateLimitConfig{
+			PerClient: routes.DefaultRateLimits.PerClient,
+			PerCodeID: routes.DefaultRateLimits.PerCodeID,
+			Global:    routes.DefaultRateLimits.Global,
+		},
 		Limits: LimitsConfig{
 			MaxFileBytes:         files.DefaultMaxFileBytes,
 			MaxConversationBytes: files.DefaultMaxConversationBytes,
@@ -108,12 +147,21 @@ func loadConfig(path string, explicit bool) (Config, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return cfg, fmt.Errorf("config %s: unknown keys %s (known: data_dir, [server] address public_url, [limits] max_file_bytes max_conversation_bytes max_execution_bytes, [runtime] timeout max_call_stack memory_limit max_log_lines max_log_bytes max_result_bytes read_roots)", path, strings.Join(keys, ", "))
+		return cfg, fmt.Errorf("config %s: unknown keys %s (known: data_dir, mode, [server] address public_url, [limits] max_file_bytes max_conversation_bytes max_execution_bytes, [runtime] timeout max_call_stack memory_limit max_log_lines max_log_bytes max_result_bytes read_roots, [io] dir max_bytes enabled, [workspace] dir, [ratelimit] per_client per_code_id global)", path, strings.Join(keys, ", "))
+	}
+	if cfg.Output != nil {
+		if md.IsDefined("io") {
+			return cfg, fmt.Errorf("config %s: both [io] and [output] are set; [output] is the older spelling of [io], keep one", path)
+		}
+		cfg.IO, cfg.Output = *cfg.Output, nil
 	}
 	return cfg, cfg.validate()
 }
 
 func (c Config) validate() error {
+	if c.Mode != "local" && c.Mode != "hosted" {
+		return fmt.Errorf("config: mode %q is not \"local\" or \"hosted\"", c.Mode)
+	}
 	if c.Runtime.Timeout.Duration <= 0 {
 		return errors.New("config: runtime.timeout must be positive")
 	}
@@ -123,6 +171,38 @@ func (c Config) validate() error {
 		}
 	}
 	return nil
+}
+
+// ioDir is the folder of scripts that name no conversation.
+func (c Config) ioDir() string {
+	if c.IO.Dir != "" {
+		return c.IO.Dir
+	}
+	return filepath.Join(c.DataDir, "io")
+}
+
+// workspaceDir is where PUT /workspace saves code.
+func (c Config) workspaceDir() string {
+	if c.Workspace.Dir != "" {
+		return c.Workspace.Dir
+	}
+	return filepath.Join(c.DataDir, "workspace")
+}
+
+// scriptFiles reports whether scripts served over HTTP may use files.
+func (c Config) scriptFiles() bool {
+	if c.IO.Enabled != nil {
+		return *c.IO.Enabled
+	}
+	return c.Mode != "hosted"
+}
+
+// maxExecutionBytes is [io] max_bytes when set, else limits.max_execution_bytes.
+func (c Config) maxExecutionBytes() int64 {
+	if c.IO.MaxBytes != 0 {
+		return c.IO.MaxBytes
+	}
+	return c.Limits.MaxExecutionBytes
 }
 
 // filesDir is where the conversations live.

@@ -227,3 +227,70 @@ func TestPublicURL(t *testing.T) {
 		t.Errorf("public_url: %s", got)
 	}
 }
+
+func TestIOConfigAndModes(t *testing.T) {
+	dir := t.TempDir()
+	load := func(body string) (Config, error) {
+		p := filepath.Join(dir, "c.toml")
+		os.WriteFile(p, []byte(body), 0o600)
+		return loadConfig(p, true)
+	}
+	cfg, err := load("[output]\ndir = \"./code-mcp-output\"\nmax_bytes = 1000\nenabled = true\n")
+	if err != nil || cfg.ioDir() != "./code-mcp-output" || cfg.maxExecutionBytes() != 1000 || !cfg.scriptFiles() {
+		t.Fatalf("[output] as [io]: %v %+v", err, cfg.IO)
+	}
+	if _, err := load("[io]\ndir = \"a\"\n[output]\ndir = \"b\"\n"); err == nil || !strings.Contains(err.Error(), "older spelling") {
+		t.Fatalf("both sections: %v", err)
+	}
+	cfg, _ = load("mode = \"hosted\"\n")
+	if cfg.scriptFiles() {
+		t.Fatal("hosted mode gives scripts files by default")
+	}
+	cfg, _ = load("mode = \"hosted\"\n[io]\nenabled = true\n")
+	if !cfg.scriptFiles() {
+		t.Fatal("[io] enabled = true did not turn files on in hosted mode")
+	}
+	if _, err := load("mode = \"cloud\"\n"); err == nil {
+		t.Fatal("an unknown mode was accepted")
+	}
+	cfg, _ = load("")
+	if cfg.ioDir() != filepath.Join(cfg.DataDir, "io") || cfg.workspaceDir() != filepath.Join(cfg.DataDir, "workspace") || !cfg.scriptFiles() {
+		t.Fatalf("defaults: %s %s", cfg.ioDir(), cfg.workspaceDir())
+	}
+}
+
+func TestServeRunsSavedCode(t *testing.T) {
+	c := newCLI(t)
+	cfg := defaultConfig()
+	cfg.DataDir = c.dataDir
+	cfg.Server.Address = "127.0.0.1:0"
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	quiet := &env{stdout: io.Discard, stderr: io.Discard, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	go func() { done <- serve(ctx, quiet, cfg, ready) }()
+	base := "http://" + <-ready
+	post := func(method, path, body string) string {
+		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	if out := post("PUT", "/workspace", `{"codeId":"hello","code":"const n: number = 41; io.open(\"out.txt\", \"w\").write(String(n + 1)).close(); n + 1"}`); !strings.Contains(out, `"filePath":"`+filepath.Join(c.dataDir, "workspace", "hello.ts")) {
+		t.Fatalf("save: %s", out)
+	}
+	if out := post("POST", "/execute", `{"codeId":"hello"}`); !strings.Contains(out, `"result":42`) || !strings.Contains(out, `"op":"write"`) {
+		t.Fatalf("execute: %s", out)
+	}
+	if b, err := os.ReadFile(filepath.Join(c.dataDir, "io", "out.txt")); err != nil || string(b) != "42" {
+		t.Fatalf("io folder: %v %q", err, b)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

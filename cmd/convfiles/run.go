@@ -15,6 +15,8 @@ func cmdRun(e *env, args []string) error {
 	f := newFlags(e, "run", "[script.js | -]")
 	conv := f.String("conversation", "", "conversation ID whose files the script uses")
 	dir := f.String("dir", "", "a standalone folder the script uses instead of a conversation")
+	f.StringVar(dir, "io-dir", "", "the same as --dir (toolscript's name)")
+	f.StringVar(dir, "output-dir", "", "the same as --dir (code-mcp's name)")
 	timeout := f.Duration("timeout", 0, "stop the script after this long (default 5s, config runtime.timeout)")
 	cfg, err := f.parse(args)
 	if err != nil {
@@ -80,7 +82,7 @@ func newRunner(cfg Config, e *env) (*runtime.Runner, *files.ReadRoots, error) {
 		MaxLogLines:       cfg.Runtime.MaxLogLines,
 		MaxLogBytes:       cfg.Runtime.MaxLogBytes,
 		MaxResultBytes:    cfg.Runtime.MaxResultBytes,
-		MaxExecutionBytes: cfg.Limits.MaxExecutionBytes,
+		MaxExecutionBytes: cfg.maxExecutionBytes(),
 		MaxReadBytes:      cfg.Limits.MaxFileBytes,
 		ReadRoots:         roots,
 		Link:              links.URL,

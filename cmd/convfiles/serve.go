@@ -17,6 +17,8 @@ func cmdServe(e *env, args []string) error {
 	f := newFlags(e, "serve", "")
 	addr := f.String("addr", "", "listen address (default 127.0.0.1:8080, config server.address)")
 	public := f.String("public-url", "", "base URL of file links (default http://<addr>, config server.public_url)")
+	ioDir := f.String("io-dir", "", "folder of scripts that name no conversation (config io.dir)")
+	f.StringVar(ioDir, "output-dir", "", "the same as --io-dir (code-mcp's name)")
 	cfg, err := f.parse(args)
 	if err != nil {
 		return err
@@ -29,6 +31,9 @@ func cmdServe(e *env, args []string) error {
 	}
 	if *public != "" {
 		cfg.Server.PublicURL = *public
+	}
+	if *ioDir != "" {
+		cfg.IO.Dir = *ioDir
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
@@ -54,14 +59,35 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 	if cfg.Server.PublicURL == "" {
 		cfg.Server.Address = ln.Addr().String()
 	}
-	handler := routes.New(routes.Config{Store: store, Links: routes.Links{Base: cfg.publicURL()}, Logger: e.logger})
+	code, err := openCodeFolders(cfg, e)
+	if err != nil {
+		return err
+	}
+	defer code.close()
+	runner, roots, err := newRunner(cfg, e)
+	if err != nil {
+		return err
+	}
+	defer roots.Close()
+	defer runner.Wait()
+	handler := routes.New(routes.Config{
+		Store:              store,
+		Links:              routes.Links{Base: cfg.publicURL()},
+		Logger:             e.logger,
+		Runner:             runner,
+		Workspace:          code.workspace,
+		ScriptFiles:        cfg.scriptFiles(),
+		DefaultScriptSpace: code.io,
+		RateLimits:         routes.RateLimits{PerClient: cfg.RateLimit.PerClient, PerCodeID: cfg.RateLimit.PerCodeID, Global: cfg.RateLimit.Global},
+	})
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          nil,
 	}
-	e.logger.Info("convfiles serving", "addr", ln.Addr().String(), "links", cfg.publicURL(), "data", cfg.DataDir)
+	e.logger.Info("convfiles serving", "addr", ln.Addr().String(), "links", cfg.publicURL(), "data", cfg.DataDir,
+		"mode", cfg.Mode, "script_files", cfg.scriptFiles(), "workspace", cfg.workspaceDir())
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}
@@ -82,4 +108,36 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		return err
 	}
 	return nil
+}
+
+// codeFolders are the standalone folders of the code routes.
+type codeFolders struct {
+	workspace *files.Space // PUT /workspace
+	io        *files.Space // scripts that name no conversation; nil when file access is off
+}
+
+func openCodeFolders(cfg Config, e *env) (*codeFolders, error) {
+	opts := cfg.storeOptions()
+	opts.Logger = e.logger
+	work := opts
+	work.Limits.MaxFileBytes = routes.MaxCodeBytes + 1
+	c := &codeFolders{}
+	var err error
+	if c.workspace, err = files.OpenDir(cfg.workspaceDir(), work); err != nil {
+		return nil, err
+	}
+	if cfg.scriptFiles() {
+		if c.io, err = files.OpenDir(cfg.ioDir(), opts); err != nil {
+			c.workspace.Close()
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+func (c *codeFolders) close() {
+	c.workspace.Close()
+	if c.io != nil {
+		c.io.Close()
+	}
 }
