@@ -16,7 +16,7 @@ run() { # file, package, pattern, extra args...
 
 # SUMMARY_ONLY=1 bench/run.sh reprints the table from the last run's output.
 if [ -z "${SUMMARY_ONLY:-}" ]; then
-	run hello.txt ./runtime 'HelloWorld' -benchtime 2s
+	run hello.txt ./runtime 'HelloWorld|TypeScript' -benchtime 2s
 	run writeread-disk.txt ./runtime 'WriteReadMiB' -benchtime 500x
 	CONVFILES_BENCH_DIR=/dev/shm run writeread-tmpfs.txt ./runtime 'WriteReadMiB' -benchtime 500x
 	run link.txt ./routes 'Link' -benchtime 2s
@@ -35,6 +35,7 @@ echo
 echo "## results ($count runs each, medians)"
 h=$(median hello.txt HelloWorld p50-µs); hb=$(median hello.txt HelloWorldBareGoja p50-µs)
 echo "hello-world run: p50 ${h} µs (bare goja ${hb} µs), p99 $(median hello.txt HelloWorld p99-µs) µs"
+echo "TypeScript hello-world: new source p50 $(median hello.txt TypeScriptCold p50-µs) µs, cached p50 $(median hello.txt TypeScriptCached p50-µs) µs"
 for fs in disk tmpfs; do
 	c=$(median writeread-$fs.txt WriteReadMiB ns/op)
 	g=$(median writeread-$fs.txt WriteReadMiBGoBaseline ns/op)

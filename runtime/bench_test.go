@@ -158,3 +158,33 @@ func BenchmarkRunawayOvershoot(b *testing.B) {
 		})
 	}
 }
+
+const helloTS = "interface Greeting { message: string }\nconst g: Greeting = { message: \"Hello, World!\" };\nconsole.log(JSON.stringify(g));\n"
+
+// BenchmarkTypeScriptCold runs a TypeScript hello-world whose source is new
+// every time: each run pays the TypeScript step and the parse.
+func BenchmarkTypeScriptCold(b *testing.B) {
+	r := New(Config{})
+	i := 0
+	reportMedian(b, func() {
+		i++
+		src := helloTS + "// run " + strconv.Itoa(i) + "\n"
+		if _, err := r.Run(context.Background(), Request{Source: src, Filename: "hello.ts"}); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+// BenchmarkTypeScriptCached runs the same TypeScript source again and again:
+// after the first run it is served from the program cache.
+func BenchmarkTypeScriptCached(b *testing.B) {
+	r := New(Config{})
+	reportMedian(b, func() {
+		if _, err := r.Run(context.Background(), Request{Source: helloTS, Filename: "hello.ts"}); err != nil {
+			b.Fatal(err)
+		}
+	})
+	if n := r.Transpiles(); n != 1 {
+		b.Fatalf("%d transpiles for one source", n)
+	}
+}

@@ -41,6 +41,7 @@ func TestReadmeExamples(t *testing.T) {
 	var jsBlocks []string
 	var shLines []string
 	var jsonBlocks []string
+	var curls []string
 	for _, b := range blocks {
 		switch b.lang {
 		case "js":
@@ -48,17 +49,20 @@ func TestReadmeExamples(t *testing.T) {
 		case "json":
 			jsonBlocks = append(jsonBlocks, b.body)
 		case "sh":
-			for _, l := range strings.Split(b.body, "\n") {
-				if strings.HasPrefix(l, "convfiles ") {
+			for _, l := range strings.Split(strings.ReplaceAll(b.body, "\\\n", " "), "\n") {
+				switch {
+				case strings.HasPrefix(l, "convfiles "):
 					shLines = append(shLines, l)
+				case strings.HasPrefix(l, "curl "):
+					curls = append(curls, l)
 				}
 			}
 		case "toml":
 			checkReadmeConfig(t, b.body)
 		}
 	}
-	if len(jsBlocks) < 5 || len(shLines) < 8 || len(jsonBlocks) < 2 {
-		t.Fatalf("README has %d js, %d command and %d json examples", len(jsBlocks), len(shLines), len(jsonBlocks))
+	if len(jsBlocks) < 7 || len(shLines) < 8 || len(jsonBlocks) < 2 || len(curls) < 4 {
+		t.Fatalf("README has %d js, %d command, %d curl and %d json examples", len(jsBlocks), len(shLines), len(curls), len(jsonBlocks))
 	}
 
 	quickstart := filepath.Join(dir, "quickstart.js")
@@ -68,7 +72,7 @@ func TestReadmeExamples(t *testing.T) {
 		t.Fatalf("quick start: exit %d: %s %s", code, out, errs)
 	}
 	assertSameJSON(t, "quick start report", out, jsonBlocks[0])
-	checkQuickstartLinks(t, c, out, jsonBlocks[1])
+	checkQuickstartLinks(t, c, out, jsonBlocks[1], curls)
 
 	for i, src := range jsBlocks[1:] {
 		code, out, errs := c.run(src, "run", "--conversation", "demo", "-")
@@ -100,7 +104,7 @@ func assertSameJSON(t *testing.T, what, got, want string) {
 
 // checkQuickstartLinks serves the quick start's conversation and opens its
 // links as a browser would, and a missing file for the error envelope.
-func checkQuickstartLinks(t *testing.T, c *cli, report, errorExample string) {
+func checkQuickstartLinks(t *testing.T, c *cli, report, errorExample string, curls []string) {
 	t.Helper()
 	cfg := defaultConfig()
 	cfg.DataDir = c.dataDir
@@ -132,8 +136,86 @@ func checkQuickstartLinks(t *testing.T, c *cli, report, errorExample string) {
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	assertSameJSON(t, "error envelope", string(b), errorExample)
+	for _, line := range curls {
+		runCurl(t, "http://"+addr, line)
+	}
+	if b, err := os.ReadFile(filepath.Join(c.dataDir, "files", "demo", "hi.txt")); err != nil || string(b) != "hello" {
+		t.Errorf("the README's /execute example did not write hi.txt: %v %q", err, b)
+	}
 	cancel()
 	<-done
+}
+
+// runCurl sends what a README curl line sends, to base instead of
+// localhost:8080, and requires a successful answer.
+func runCurl(t *testing.T, base, line string) {
+	t.Helper()
+	args := shellWords(line)
+	method, body, target := "GET", "", ""
+	for i := 1; i < len(args); i++ {
+		switch args[i] {
+		case "-X":
+			i++
+			method = args[i]
+		case "-d":
+			i++
+			body = args[i]
+		case "-H":
+			i++
+		default:
+			target = strings.Replace(args[i], "http://localhost:8080", base, 1)
+		}
+	}
+	req, _ := http.NewRequest(method, target, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(out), `"success":true`) {
+		t.Errorf("%s\n→ %d %s", line, resp.StatusCode, out)
+	}
+}
+
+// shellWords splits a command line as a POSIX shell would for the quoting
+// the README uses: single quotes, double quotes with backslash escapes.
+func shellWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			inWord = true
+		case c == ' ' || c == '\t':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words
 }
 
 func checkReadmeConfig(t *testing.T, body string) {

@@ -18,6 +18,7 @@ func cmdRun(e *env, args []string) error {
 	f.StringVar(dir, "io-dir", "", "the same as --dir (toolscript's name)")
 	f.StringVar(dir, "output-dir", "", "the same as --dir (code-mcp's name)")
 	timeout := f.Duration("timeout", 0, "stop the script after this long (default 5s, config runtime.timeout)")
+	language := f.String("language", "", "typescript (ts) or javascript (js); default from the file name, JavaScript for stdin")
 	cfg, err := f.parse(args)
 	if err != nil {
 		return err
@@ -31,6 +32,13 @@ func cmdRun(e *env, args []string) error {
 	src, name, err := readScript(e, f.Arg(0))
 	if err != nil {
 		return err
+	}
+	lang, err := runtime.ParseLanguage(*language)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if lang == runtime.TypeScript && name == "stdin.js" {
+		name = "stdin.ts"
 	}
 	var space *files.Space
 	switch {
@@ -56,7 +64,7 @@ func cmdRun(e *env, args []string) error {
 		return err
 	}
 	defer roots.Close()
-	rep, runErr := runner.Run(context.Background(), runtime.Request{Source: src, Filename: name, Space: space, Timeout: *timeout})
+	rep, runErr := runner.Run(context.Background(), runtime.Request{Source: src, Filename: name, Language: lang, Space: space, Timeout: *timeout})
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(rep); err != nil {

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Load-tests POST /execute of a saved hello-world script with wrk over
+# loopback, next to GET /healthz (the server's floor) in the same run, and
+# prints throughput and p50/p99 latency for each. Needs wrk (Debian: wrk).
+# Usage: bench/execute.sh [seconds] [connections]   (default 10 s, 8)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs="${1:-10}"
+conns="${2:-8}"
+command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+
+work="$(mktemp -d)"
+trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+go build -o "$work/convfiles" ./cmd/convfiles
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+# The rate limits of seed 002 (100 requests a minute per client) would
+# measure the policy, not the server: this run turns them off.
+cat > "$work/config.toml" <<TOML
+[server]
+address = "127.0.0.1:$port"
+[ratelimit]
+per_client = 0
+per_code_id = 0
+global = 0
+TOML
+XDG_DATA_HOME="$work/data" "$work/convfiles" serve --config "$work/config.toml" 2> "$work/serve.log" &
+pid=$!
+base="http://127.0.0.1:$port"
+for _ in $(seq 50); do curl -fs "$base/healthz" >/dev/null && break; sleep 0.1; done
+
+curl -fs -X PUT "$base/workspace" -H 'Content-Type: application/json' \
+	-d '{"codeId":"hello-world","code":"const message = \"Hello, World!\";\nconsole.log(JSON.stringify({ message }));"}' >/dev/null
+curl -fs -X POST "$base/execute" -H 'Content-Type: application/json' -d '{"codeId":"hello-world"}' | grep -q '"success":true'
+
+cat > "$work/execute.lua" <<'LUA'
+wrk.method = "POST"
+wrk.body = '{"codeId":"hello-world"}'
+wrk.headers["Content-Type"] = "application/json"
+LUA
+
+report() { # label, wrk output file
+	awk -v label="$1" '
+		/Requests\/sec/ { rps = $2 }
+		/^ +50%/ { p50 = $2 } /^ +99%/ { p99 = $2 }
+		/Non-2xx/ { bad = $NF }
+		END { printf "%-28s %10s req/s   p50 %8s   p99 %8s   non-2xx %s\n", label, rps, p50, p99, (bad == "" ? 0 : bad) }' "$2"
+}
+
+wrk -t1 -c"$conns" -d"${secs}s" --latency "$base/healthz" > "$work/healthz.txt"
+wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$work/execute.lua" "$base/execute" > "$work/execute.txt"
+echo "wrk -t1 -c$conns -d${secs}s --latency, $(nproc) cores shared by server and wrk"
+report "GET /healthz (baseline)" "$work/healthz.txt"
+report "POST /execute hello-world" "$work/execute.txt"
