@@ -48,6 +48,15 @@ report() { # label, wrk output file
 
 wrk -t1 -c"$conns" -d"${secs}s" --latency "$base/healthz" > "$work/healthz.txt"
 wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$work/execute.lua" "$base/execute" > "$work/execute.txt"
+# A script that never ends, with a 1000 ms timeout: how long until the 408.
+curl -fs -X PUT "$base/workspace" -H 'Content-Type: application/json' -d '{"codeId":"spin","code":"for (;;) {}"}' >/dev/null
+worst=0
+for _ in 1 2 3 4 5; do
+	t=$(curl -s -o /dev/null -w '%{time_total}' -X POST "$base/execute" -H 'Content-Type: application/json' -d '{"codeId":"spin","timeout":1000}')
+	worst=$(awk -v a="$worst" -v b="$t" 'BEGIN { print (b > a) ? b : a }')
+done
+
 echo "wrk -t1 -c$conns -d${secs}s --latency, $(nproc) cores shared by server and wrk"
 report "GET /healthz (baseline)" "$work/healthz.txt"
 report "POST /execute hello-world" "$work/execute.txt"
+echo "timeout 1000 ms answered with 408 after at most $(awk -v t="$worst" 'BEGIN { printf "%.1f", t * 1000 }') ms (5 requests)"
