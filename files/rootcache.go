@@ -4,28 +4,36 @@ import (
 	"os"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // rootCache keeps conversation folders open between requests: opening an
 // os.Root walks the path each time, and a busy conversation is opened many
 // times a second. Entries are shared and reference-counted. An entry is
-// dropped when its conversation is deleted here, and revalidated on every
-// use, so a folder deleted by another process (convfiles cleanup) is
-// noticed and the new one opened.
+// dropped when its conversation is deleted here, and revalidated at most
+// once a second otherwise, so a folder deleted by another process
+// (convfiles cleanup) is noticed and the new one opened. In between, a
+// deleted folder loses nothing: Linux refuses to create files in it, and
+// reads find nothing.
 type rootCache struct {
 	mu  sync.Mutex
 	m   map[string]*sharedRoot
 	max int
+	now func() time.Time
 }
 
 type sharedRoot struct {
-	root  *os.Root
-	refs  int
-	stale bool
+	root    *os.Root
+	refs    int
+	stale   bool
+	checked time.Time // when the folder was last seen linked
 }
 
-func newRootCache(max int) *rootCache {
-	return &rootCache{m: map[string]*sharedRoot{}, max: max}
+// revalidateEvery is how long a cached folder is trusted without a check.
+const revalidateEvery = time.Second
+
+func newRootCache(max int, now func() time.Time) *rootCache {
+	return &rootCache{m: map[string]*sharedRoot{}, max: max, now: now}
 }
 
 // acquire returns the open folder of id, opening it with open when it is
@@ -33,7 +41,12 @@ func newRootCache(max int) *rootCache {
 func (c *rootCache) acquire(id string, open func() (*os.Root, error)) (*sharedRoot, error) {
 	c.mu.Lock()
 	if e, ok := c.m[id]; ok {
-		if stillLinked(e.root) {
+		now := c.now()
+		fresh := now.Sub(e.checked) < revalidateEvery
+		if !fresh && stillLinked(e.root) {
+			e.checked, fresh = now, true
+		}
+		if fresh {
 			e.refs++
 			c.mu.Unlock()
 			return e, nil
@@ -60,7 +73,7 @@ func (c *rootCache) acquire(id string, open func() (*os.Root, error)) (*sharedRo
 			}
 		}
 	}
-	e := &sharedRoot{root: r, refs: 1}
+	e := &sharedRoot{root: r, refs: 1, checked: c.now()}
 	c.m[id] = e
 	return e, nil
 }

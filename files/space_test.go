@@ -237,7 +237,12 @@ func TestReadRoots(t *testing.T) {
 // behind the Store's back (convfiles cleanup in another process) is noticed,
 // and a new folder of the same name is used.
 func TestFolderDeletedByAnotherProcess(t *testing.T) {
-	s, _ := newStore(t, Limits{})
+	clock := time.Now()
+	s, err := OpenStore(filepath.Join(t.TempDir(), "files"), Options{Now: func() time.Time { return clock }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
 	ctx := context.Background()
 	sp := space(t, s, "c")
 	sp.WriteBytes(ctx, "old.txt", []byte("old"), WriteOptions{})
@@ -245,6 +250,13 @@ func TestFolderDeletedByAnotherProcess(t *testing.T) {
 	os.RemoveAll(filepath.Join(s.Dir(), "c"))
 	os.MkdirAll(filepath.Join(s.Dir(), "c"), 0o700)
 	os.WriteFile(filepath.Join(s.Dir(), "c", "new.txt"), []byte("new"), 0o600)
+	// Within a second the cached folder is trusted: the deleted one refuses
+	// writes instead of losing them.
+	stale := space(t, s, "c")
+	if _, err := stale.WriteBytes(ctx, "lost.txt", []byte("x"), WriteOptions{}); err == nil {
+		t.Fatal("a write into the deleted folder succeeded")
+	}
+	clock = clock.Add(2 * time.Second)
 	sp2 := space(t, s, "c")
 	if got := readAll(t, sp2, "new.txt"); got != "new" {
 		t.Fatalf("read %q through a stale folder handle", got)

@@ -58,7 +58,8 @@ func OpenStore(dir string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, E(op, KindInternal, "", "cannot open the data folder", err)
 	}
-	s := &Store{dir: root.Name(), root: root, opts: opts.withDefaults(), convs: map[string]*quota{}, roots: newRootCache(256)}
+	opts = opts.withDefaults()
+	s := &Store{dir: root.Name(), root: root, opts: opts, convs: map[string]*quota{}, roots: newRootCache(256, opts.Now)}
 	if err := sweepReserved(root, s.opts.Logger); err != nil {
 		root.Close()
 		return nil, E(op, KindInternal, "", "cannot sweep leftover temporary files", err)

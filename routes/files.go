@@ -3,7 +3,6 @@ package routes
 import (
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/gorilla/mux"
@@ -45,15 +44,17 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 	}
 	defer f.Close()
 
-	mimeType := s.mimes.lookup(conv, info, f)
-
+	fh := s.headers.lookup(conv, info, f)
 	h := w.Header()
-	h.Set("Content-Type", servedType(mimeType))
-	h.Set("Content-Disposition", disposition(info.Name, mimeType, r.URL.Query().Get("download") == "1"))
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", "sandbox")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("ETag", `"`+strconv.FormatInt(info.Size, 36)+"-"+strconv.FormatInt(info.ModTime.UnixNano(), 36)+`"`)
+	h["Content-Type"] = fh.ctype
+	h["Content-Disposition"] = fh.inline
+	if r.URL.RawQuery != "" && r.URL.Query().Get("download") == "1" {
+		h["Content-Disposition"] = fh.attachment
+	}
+	h["X-Content-Type-Options"] = nosniff
+	h["Content-Security-Policy"] = sandbox
+	h["Cache-Control"] = noCache
+	h["Etag"] = fh.etag
 	// ServeContent seeks back to the start; passing the *os.File itself lets
 	// net/http send it with sendfile.
 	http.ServeContent(w, r, info.Name, info.ModTime, f)

@@ -37,7 +37,7 @@ type Server struct {
 	links   Links
 	log     *slog.Logger
 	router  *mux.Router
-	mimes   *mimeCache
+	headers *headerCache
 	runner  *runtime.Runner
 	work    *files.Space
 	scripts scriptFiles
@@ -55,7 +55,7 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Server{store: cfg.Store, links: cfg.Links, log: cfg.Logger, mimes: newMIMECache(4096),
+	s := &Server{store: cfg.Store, links: cfg.Links, log: cfg.Logger, headers: newHeaderCache(4096),
 		runner: cfg.Runner, work: cfg.Workspace, scripts: scriptFiles{cfg.ScriptFiles, cfg.DefaultScriptSpace},
 		rates: cfg.RateLimits, limits: newLimits(cfg.RateLimits)}
 	r := mux.NewRouter()

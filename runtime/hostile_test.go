@@ -37,7 +37,11 @@ func TestHostileNamesThroughJSHelpers(t *testing.T) {
 const name = ` + arg + `;
 const trap = ` + fmt.Sprint(c.Outcome == hostile.Trap) + `;
 function attempt(f) { try { const v = f(); return {ok: true, text: typeof v === "object" ? v.get_str() : String(v)} } catch (e) { return {ok: false, name: e.name, message: e.message} } }
-({read: attempt(() => read_file(name)), write: attempt(() => write_file(name, "x")), reread: attempt(() => read_file(name)), del: trap ? {} : attempt(() => delete_file(name))})`
+({read: attempt(() => read_file(name)), ioread: attempt(() => io.open(name, "r").read("a")),
+  iowrite: attempt(() => { if (trap) throw {name: "skipped", message: "a planted link: checked by write"}; const h = io.open(name, "w"); h.write("x"); return h.close() }),
+  save: attempt(() => trap ? (() => { throw {name: "skipped", message: "checked by write"} })() : file.save(name, "x")),
+  write: attempt(() => write_file(name, "x")), reread: attempt(() => read_file(name)),
+  del: trap ? {} : attempt(() => delete_file(name)), osremove: trap ? {} : attempt(() => os.remove(name))})`
 		rep, err := r.Run(context.Background(), Request{Source: src, Space: sp})
 		sp.Close()
 		if err != nil {
@@ -59,15 +63,16 @@ function attempt(f) { try { const v = f(); return {ok: true, text: typeof v === 
 		}
 		switch c.Outcome {
 		case hostile.Refuse:
-			for _, op := range []string{"read", "write", "del"} {
+			for _, op := range []string{"read", "ioread", "iowrite", "save", "write", "del", "osremove"} {
 				refused(op)
 			}
 		case hostile.Contain:
-			if !got["write"].OK || got["reread"].Text != "x" || !got["del"].OK {
+			if !got["write"].OK || got["reread"].Text != "x" || !got["del"].OK || !got["iowrite"].OK || !got["save"].OK {
 				t.Errorf("%q: literal name not usable: %+v", c.Name, got)
 			}
 		case hostile.Trap:
 			refused("read")
+			refused("ioread")
 			if !got["write"].OK || got["reread"].Text != "x" {
 				t.Errorf("%q: writing over a planted link: %+v", c.Name, got)
 			}

@@ -1,0 +1,77 @@
+package routes
+
+import (
+	"io"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"convfiles/content"
+	"convfiles/files"
+)
+
+// fileHeaders are the response headers of a file that depend only on its
+// name, bytes and modification: worked out once per version of a file.
+type fileHeaders struct {
+	size       int64
+	mtime      time.Time
+	ctype      []string
+	inline     []string // Content-Disposition when shown in place
+	attachment []string // Content-Disposition for ?download=1 (and unsafe types)
+	etag       []string
+}
+
+// Header values every file response carries; net/http only reads them.
+var (
+	nosniff = []string{"nosniff"}
+	sandbox = []string{"sandbox"}
+	noCache = []string{"no-cache"}
+)
+
+// headerCache remembers the headers of files served recently, so a file
+// fetched again is neither sniffed nor described again. An entry is used
+// only while the file's size and modification time are unchanged. It holds
+// at most max entries.
+type headerCache struct {
+	mu      sync.Mutex
+	entries map[string]*fileHeaders
+	max     int
+}
+
+func newHeaderCache(max int) *headerCache {
+	return &headerCache{entries: make(map[string]*fileHeaders, max), max: max}
+}
+
+// lookup returns the headers of the open file f, sniffing its head only on
+// a miss. It may move f's offset: http.ServeContent seeks to the start.
+func (c *headerCache) lookup(conv string, info files.Info, f *os.File) *fileHeaders {
+	key := conv + "\x00" + info.Name
+	c.mu.Lock()
+	e, ok := c.entries[key]
+	c.mu.Unlock()
+	if ok && e.size == info.Size && e.mtime.Equal(info.ModTime) {
+		return e
+	}
+	head := make([]byte, content.SniffLen)
+	n, _ := io.ReadFull(f, head)
+	_, mt := content.Detect(info.Name, head[:n], int64(n) == info.Size)
+	e = &fileHeaders{
+		size:       info.Size,
+		mtime:      info.ModTime,
+		ctype:      []string{servedType(mt)},
+		inline:     []string{disposition(info.Name, mt, false)},
+		attachment: []string{disposition(info.Name, mt, true)},
+		etag:       []string{`"` + strconv.FormatInt(info.Size, 36) + "-" + strconv.FormatInt(info.ModTime.UnixNano(), 36) + `"`},
+	}
+	c.mu.Lock()
+	if len(c.entries) >= c.max {
+		for k := range c.entries { // evict an arbitrary entry
+			delete(c.entries, k)
+			break
+		}
+	}
+	c.entries[key] = e
+	c.mu.Unlock()
+	return e
+}
