@@ -43,9 +43,7 @@ for fs in disk tmpfs; do
 	echo "write+read 1 MiB ($fs): convfiles ${c} ns, os.WriteFile+ReadFile ${g} ns (ratio $(ratio "$c" "$g")), durable Go ${d} ns (ratio $(ratio "$c" "$d"))"
 done
 for f in small.bin big.bin; do
-	c=$(median link.txt "Link/$f/convfiles" MB/s)
-	s=$(median link.txt "Link/$f/fileserver" MB/s)
-	echo "link $f: convfiles ${c} MB/s, http.FileServer ${s} MB/s, ratio $(ratio "$c" "$s")"
+	echo "link $f: convfiles $(median link.txt "Link/$f" convfiles-ns/req) ns/req, http.FileServer $(median link.txt "Link/$f" fileserver-ns/req) ns/req, throughput ratio $(median link.txt "Link/$f" ratio)"
 done
 echo "runaway scripts (ms past the timeout, or in all when a limit stopped them early):"
 awk '/^BenchmarkRunawayOvershoot\// { sub(/^BenchmarkRunawayOvershoot\//, "", $1); sub(/-[0-9]+$/, "", $1); print "  " $1 ": " $(NF-1) }' "$out/runaway.txt"

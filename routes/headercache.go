@@ -35,18 +35,20 @@ var (
 // at most max entries.
 type headerCache struct {
 	mu      sync.Mutex
-	entries map[string]*fileHeaders
+	entries map[fileKey]*fileHeaders
 	max     int
 }
 
+type fileKey struct{ conv, name string }
+
 func newHeaderCache(max int) *headerCache {
-	return &headerCache{entries: make(map[string]*fileHeaders, max), max: max}
+	return &headerCache{entries: make(map[fileKey]*fileHeaders, max), max: max}
 }
 
 // lookup returns the headers of the open file f, sniffing its head only on
 // a miss. It may move f's offset: http.ServeContent seeks to the start.
 func (c *headerCache) lookup(conv string, info files.Info, f *os.File) *fileHeaders {
-	key := conv + "\x00" + info.Name
+	key := fileKey{conv, info.Name}
 	c.mu.Lock()
 	e, ok := c.entries[key]
 	c.mu.Unlock()
