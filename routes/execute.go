@@ -22,15 +22,7 @@ type executeResult struct {
 // handleExecute is POST /execute: {codeId | code, language?,
 // conversationId?, timeout?, env?}. It runs the code and answers its report.
 func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
-	if !s.admit(w, r) {
-		return
-	}
-	body, ferr := decodeBody(w, r)
-	if ferr != nil {
-		writeFieldError(w, ferr)
-		return
-	}
-	req, ok := s.parseExecute(w, r, body)
+	req, body, ok := s.codeRequest(w, r)
 	if !ok {
 		return
 	}
@@ -67,6 +59,21 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 		details["line"], details["column"] = rep.Error.Line, rep.Error.Column
 	}
 	writeJSON(w, status, envelope{Error: &errorBody{Type: typ, Message: rep.Error.Message, Details: details}})
+}
+
+// codeRequest admits, decodes and validates the body of /execute or
+// /lint, answering any failure itself (ok is false then).
+func (s *Server) codeRequest(w http.ResponseWriter, r *http.Request) (req runtime.Request, body map[string]any, ok bool) {
+	if !s.admit(w, r) {
+		return req, nil, false
+	}
+	body, ferr := decodeBody(w, r)
+	if ferr != nil {
+		writeFieldError(w, ferr)
+		return req, nil, false
+	}
+	req, ok = s.parseExecute(w, r, body)
+	return req, body, ok
 }
 
 // parseExecute validates everything of an /execute body but the
@@ -141,15 +148,7 @@ type lintResult struct {
 // handleLint is POST /lint: {codeId | code, language?} → the syntax
 // diagnostics of the code, without running it.
 func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
-	if !s.admit(w, r) {
-		return
-	}
-	body, ferr := decodeBody(w, r)
-	if ferr != nil {
-		writeFieldError(w, ferr)
-		return
-	}
-	req, ok := s.parseExecute(w, r, body)
+	req, _, ok := s.codeRequest(w, r)
 	if !ok {
 		return
 	}

@@ -132,16 +132,8 @@ func (s *session) osRemove(call goja.FunctionCall) goja.Value {
 
 // fileSave is file.save(name, content) → the file's absolute path (seed 000).
 func (s *session) fileSave(call goja.FunctionCall) goja.Value {
-	const usage = "file.save(name, content)"
-	sp := s.needSpace("file.save")
-	name := s.stringArg(call, 0, usage, "name")
-	data := s.contentBytes(call.Argument(1), usage)
-	info, err := sp.WriteBytes(s.ctx, name, data, files.WriteOptions{Budget: s.budget})
-	if err != nil {
-		s.throwFiles(err)
-	}
-	s.touched.touch(info.Name, opWrite)
-	return s.vm.ToValue(sp.HostPath(info.Name))
+	info := s.save(call, "file.save", "file.save(name, content)")
+	return s.vm.ToValue(s.space.HostPath(info.Name))
 }
 
 // closeHandles ends every handle still open when the script stops: new

@@ -80,8 +80,14 @@ func typeName(v goja.Value) string {
 
 // writeFile is write_file(name, content) → the file's link.
 func (s *session) writeFile(call goja.FunctionCall) goja.Value {
-	const usage = "write_file(name, content)"
-	sp := s.needSpace("write_file")
+	info := s.save(call, "write_file", "write_file(name, content)")
+	return s.vm.ToValue(s.linkOrPath(info.Name))
+}
+
+// save writes the content argument of call as the name argument, charged
+// to the run's budget, for write_file and file.save.
+func (s *session) save(call goja.FunctionCall, fn, usage string) files.Info {
+	sp := s.needSpace(fn)
 	name := s.stringArg(call, 0, usage, "name")
 	data := s.contentBytes(call.Argument(1), usage)
 	info, err := sp.WriteBytes(s.ctx, name, data, files.WriteOptions{Budget: s.budget})
@@ -89,7 +95,7 @@ func (s *session) writeFile(call goja.FunctionCall) goja.Value {
 		s.throwFiles(err)
 	}
 	s.touched.touch(info.Name, opWrite)
-	return s.vm.ToValue(s.linkOrPath(info.Name))
+	return info
 }
 
 // linkOrPath is a file's link, or its host path in a standalone folder.

@@ -183,15 +183,7 @@ func TestServeServesLinks(t *testing.T) {
 	if !strings.Contains(out, "/files/s1/hello.txt") {
 		t.Fatal(out)
 	}
-	cfg := defaultConfig()
-	cfg.DataDir = c.dataDir
-	cfg.Server.Address = "127.0.0.1:0"
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	quiet := &env{stdout: io.Discard, stderr: io.Discard, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	go func() { done <- serve(ctx, quiet, cfg, ready) }()
-	addr := <-ready
+	addr, stop := startServe(t, c.dataDir)
 	resp, err := http.Get("http://" + addr + "/files/s1/hello.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -201,9 +193,31 @@ func TestServeServesLinks(t *testing.T) {
 	if string(b) != "hi there" {
 		t.Fatalf("served %q", b)
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatalf("shutdown: %v", err)
+	stop()
+}
+
+// startServe runs convfiles serve in-process on a free loopback port over
+// dataDir; stop shuts it down and fails the test if that goes wrong.
+func startServe(t *testing.T, dataDir string) (addr string, stop func()) {
+	t.Helper()
+	cfg := defaultConfig()
+	cfg.DataDir = dataDir
+	cfg.Server.Address = "127.0.0.1:0"
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	quiet := &env{stdout: io.Discard, stderr: io.Discard, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	go func() { done <- serve(ctx, quiet, cfg, ready) }()
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("serve: %v", err)
+	}
+	return addr, func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
 	}
 }
 
@@ -261,15 +275,9 @@ func TestIOConfigAndModes(t *testing.T) {
 
 func TestServeRunsSavedCode(t *testing.T) {
 	c := newCLI(t)
-	cfg := defaultConfig()
-	cfg.DataDir = c.dataDir
-	cfg.Server.Address = "127.0.0.1:0"
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	quiet := &env{stdout: io.Discard, stderr: io.Discard, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	go func() { done <- serve(ctx, quiet, cfg, ready) }()
-	base := "http://" + <-ready
+	addr, stop := startServe(t, c.dataDir)
+	defer stop()
+	base := "http://" + addr
 	post := func(method, path, body string) string {
 		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
 		resp, err := http.DefaultClient.Do(req)
@@ -288,9 +296,5 @@ func TestServeRunsSavedCode(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(c.dataDir, "io", "out.txt")); err != nil || string(b) != "42" {
 		t.Fatalf("io folder: %v %q", err, b)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
 	}
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -106,16 +104,8 @@ func assertSameJSON(t *testing.T, what, got, want string) {
 // links as a browser would, and a missing file for the error envelope.
 func checkQuickstartLinks(t *testing.T, c *cli, report, errorExample string, curls []string) {
 	t.Helper()
-	cfg := defaultConfig()
-	cfg.DataDir = c.dataDir
-	cfg.Server.Address = "127.0.0.1:0"
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	quiet := &env{stdout: io.Discard, stderr: io.Discard, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	go func() { done <- serve(ctx, quiet, cfg, ready) }()
-	addr := <-ready
+	addr, stop := startServe(t, c.dataDir)
+	defer stop()
 	var rep struct{ Result map[string]string }
 	json.Unmarshal([]byte(report), &rep)
 	for key, ctype := range map[string]string{"table": "text/csv; charset=utf-8", "chart": "image/png"} {
@@ -142,8 +132,6 @@ func checkQuickstartLinks(t *testing.T, c *cli, report, errorExample string, cur
 	if b, err := os.ReadFile(filepath.Join(c.dataDir, "files", "demo", "hi.txt")); err != nil || string(b) != "hello" {
 		t.Errorf("the README's /execute example did not write hi.txt: %v %q", err, b)
 	}
-	cancel()
-	<-done
 }
 
 // runCurl sends what a README curl line sends, to base instead of
