@@ -26,6 +26,7 @@ type fieldError struct {
 	details map[string]any
 }
 
+// Error returns the message.
 func (e *fieldError) Error() string { return e.message }
 
 func invalid(message, field string, value any, reason string) *fieldError {

@@ -59,6 +59,7 @@ type Diagnostic struct {
 // compileError is a script that does not compile, with where and why.
 type compileError struct{ diags []Diagnostic }
 
+// Error locates and describes the first problem.
 func (e *compileError) Error() string {
 	d := e.diags[0]
 	return fmt.Sprintf("line %d, column %d: %s", d.Line, d.Column, d.Message)

@@ -2,7 +2,10 @@ package runtime
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+
+	"github.com/dop251/goja"
 )
 
 // Report is what one execution produced. It is filled even when the script
@@ -75,4 +78,44 @@ func (l *limitHit) scriptError() *ScriptError {
 
 func timeoutHit(d fmt.Stringer) *limitHit {
 	return &limitHit{limit: "timeout", msg: fmt.Sprintf("the script ran longer than its timeout of %s and was stopped", d)}
+}
+
+// rejection is the reason of a Promise the script returned rejected.
+type rejection struct{ v goja.Value }
+
+// Error renders the rejection reason.
+func (r *rejection) Error() string { return inspect(r.v) }
+
+// compileScriptError reports a script that does not compile, with the
+// position of its first error.
+func compileScriptError(err error) *ScriptError {
+	var ce *compileError
+	if errors.As(err, &ce) {
+		d := ce.diags[0]
+		return &ScriptError{Type: TypeSyntax, Message: ce.Error(), Line: d.Line, Column: d.Column}
+	}
+	return &ScriptError{Type: TypeSyntax, Message: err.Error()}
+}
+
+func toScriptError(err error) *ScriptError {
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		if hit, ok := ie.Value().(*limitHit); ok {
+			return hit.scriptError()
+		}
+		return &ScriptError{Type: TypeTimeout, Message: fmt.Sprint(ie.Value()), Limit: "timeout"}
+	}
+	var so *goja.StackOverflowError
+	if errors.As(err, &so) {
+		return &ScriptError{Type: TypeLimit, Limit: "call_stack", Message: "maximum call stack size exceeded (unbounded recursion?)"}
+	}
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		return &ScriptError{Type: TypeExecution, Message: ex.Value().String(), Stack: ex.String()}
+	}
+	var rj *rejection
+	if errors.As(err, &rj) {
+		return &ScriptError{Type: TypeExecution, Message: "unhandled promise rejection: " + rj.Error()}
+	}
+	return &ScriptError{Type: TypeExecution, Message: err.Error()}
 }
