@@ -23,7 +23,8 @@ type Space struct {
 	// openRoot opens the folder and returns how to let go of it.
 	openRoot func(create bool) (*os.Root, func(), error)
 
-	rootMu rootState
+	rootMu    rootState
+	lineCache *lineCache // shared by the Spaces of one Store
 }
 
 // Info describes one file of a Space.

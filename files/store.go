@@ -45,6 +45,7 @@ type Store struct {
 	mu    sync.Mutex
 	convs map[string]*quota
 	roots *rootCache
+	lines lineCache
 }
 
 // OpenStore opens (creating it if needed) the conversations folder dir, and
@@ -87,7 +88,7 @@ func (s *Store) Space(conversationID string) (*Space, error) {
 	q.mu.Lock()
 	gen := q.gen
 	q.mu.Unlock()
-	sp := &Space{id: conversationID, opts: s.opts, q: q, gen: gen, hostDir: s.dir + string(os.PathSeparator) + conversationID}
+	sp := &Space{id: conversationID, opts: s.opts, q: q, gen: gen, hostDir: s.dir + string(os.PathSeparator) + conversationID, lineCache: &s.lines}
 	sp.openRoot = func(create bool) (*os.Root, func(), error) {
 		e, err := s.roots.acquire(conversationID, func() (*os.Root, error) { return s.openConversation(conversationID, create) })
 		if err != nil || e == nil {
@@ -199,7 +200,7 @@ func OpenDir(dir string, opts Options) (*Space, error) {
 	if err != nil {
 		return nil, E("open folder", KindInvalid, dir, "cannot resolve the folder", err)
 	}
-	sp := &Space{opts: opts.withDefaults(), q: &quota{}, hostDir: abs}
+	sp := &Space{opts: opts.withDefaults(), q: &quota{}, hostDir: abs, lineCache: &lineCache{}}
 	sp.openRoot = func(create bool) (*os.Root, func(), error) {
 		r, err := openStandalone(abs, create, sp.opts)
 		if err != nil || r == nil {

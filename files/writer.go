@@ -30,6 +30,7 @@ type Writer struct {
 	size   int64  // bytes in the temporary file, all reserved
 	copied int64  // of which copied from the old file (Append), not charged to the budget
 	done   bool
+	lines  *lineIndexer // fed while the file is written in order; nil after a seek back
 }
 
 // Create starts a new version of the file name, empty (mode "w").
@@ -71,7 +72,7 @@ func (sp *Space) newWriter(ctx context.Context, name string, opts WriteOptions, 
 	}
 	// The lock tells a sweep in another process that this temp file is live.
 	syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-	w := &Writer{sp: sp, ctx: ctx, opts: opts, r: r, f: f, name: name, tmp: tmp}
+	w := &Writer{sp: sp, ctx: ctx, opts: opts, r: r, f: f, name: name, tmp: tmp, lines: newLineIndexer()}
 	if appendTo {
 		if err := w.copyOld(); err != nil {
 			w.Abort()
@@ -94,7 +95,7 @@ func (w *Writer) copyOld() error {
 	if err := w.reserve(info.Size, false); err != nil {
 		return err
 	}
-	n, err := io.Copy(w.f, io.LimitReader(old, info.Size))
+	n, err := io.Copy(io.MultiWriter(w.f, w.lines), io.LimitReader(old, info.Size))
 	if err != nil {
 		return classify("append", w.name, err)
 	}
@@ -150,10 +151,16 @@ func (w *Writer) Write(p []byte) (int, error) {
 		}
 		w.size += grow
 	}
+	if w.lines != nil && off != w.lines.pos {
+		w.lines = nil // written out of order: index on first read instead
+	}
 	n, err := w.f.Write(p)
 	if err != nil {
 		w.Abort()
 		return n, classify("write", w.name, err)
+	}
+	if w.lines != nil {
+		w.lines.Write(p[:n])
 	}
 	return n, nil
 }
@@ -201,6 +208,9 @@ func (w *Writer) Commit() (Info, error) {
 	}
 	w.done = true
 	syncDir(w.r, path.Dir(w.name))
+	if w.lines != nil && w.lines.pos == fi.Size() {
+		w.sp.lineCache.put(w.sp.hostDir+"\x00"+w.name, w.lines.index(fi.Size(), fi.ModTime()))
+	}
 	ev := FileCreated
 	if replaced >= 0 {
 		ev = FileModified

@@ -1,0 +1,237 @@
+package files
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// MaxReadAt bounds one ReadAt, so a script cannot pull a whole huge file
+// into memory through the byte API.
+const MaxReadAt = 16 << 20
+
+// ReadAt returns up to n bytes of the file name from offset off.
+func (sp *Space) ReadAt(name string, off, n int64) ([]byte, error) {
+	if off < 0 || n < 0 || n > MaxReadAt {
+		return nil, E("read", KindInvalid, name, fmt.Sprintf("offset and length must be positive, and a read at most %s", FormatBytes(MaxReadAt)), nil)
+	}
+	f, info, err := sp.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if off >= info.Size {
+		return []byte{}, nil
+	}
+	buf := make([]byte, min(n, info.Size-off))
+	m, err := f.ReadAt(buf, off)
+	if err != nil && err != io.EOF {
+		return nil, classify("read", info.Name, err)
+	}
+	return buf[:m], nil
+}
+
+// WriteAt writes data into the file name at offset off (past the end
+// leaves zeros between), creating the file if needed, atomically.
+func (sp *Space) WriteAt(ctx context.Context, name string, off int64, data []byte, opts WriteOptions) (Info, error) {
+	if off < 0 {
+		return Info{}, E("write", KindInvalid, name, "the offset must not be negative", nil)
+	}
+	w, err := sp.Append(ctx, name, opts)
+	if err != nil {
+		return Info{}, err
+	}
+	defer w.Abort()
+	if _, err := w.Seek(off, io.SeekStart); err != nil {
+		return Info{}, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return Info{}, err
+	}
+	return w.Commit()
+}
+
+// Copy copies the file src to dst, replacing dst atomically.
+func (sp *Space) Copy(ctx context.Context, src, dst string, opts WriteOptions) (Info, error) {
+	f, _, err := sp.Open(src)
+	if err != nil {
+		return Info{}, err
+	}
+	defer f.Close()
+	return sp.Write(ctx, dst, f, opts)
+}
+
+// Rename moves the file from to the name to, replacing a file there (but
+// never a folder). Missing parent folders of to are created.
+func (sp *Space) Rename(from, to string) (Info, error) {
+	const op = "rename"
+	from, err := ValidateName(from)
+	if err != nil {
+		return Info{}, err
+	}
+	if to, err = ValidateName(to); err != nil {
+		return Info{}, err
+	}
+	if err := sp.checkAlive(op, to); err != nil {
+		return Info{}, err
+	}
+	r, err := sp.root(false)
+	if err != nil {
+		return Info{}, classify(op, from, err)
+	}
+	if r == nil {
+		return Info{}, notFound(op, from)
+	}
+	if dir := path.Dir(to); dir != "." {
+		if err := r.MkdirAll(dir, 0o755); err != nil {
+			return Info{}, classify(op, to, err)
+		}
+	}
+	sp.q.mu.Lock()
+	info, err := sp.renameLocked(r, from, to)
+	sp.q.mu.Unlock()
+	if err != nil {
+		return Info{}, err
+	}
+	syncDir(r, path.Dir(from))
+	syncDir(r, path.Dir(to))
+	now := sp.opts.Now()
+	sp.opts.Bus.Publish(Event{Type: FileDeleted, Conversation: sp.id, Name: from, Time: now})
+	sp.opts.Bus.Publish(Event{Type: FileCreated, Conversation: sp.id, Name: to, Size: info.Size, Time: now})
+	return info, nil
+}
+
+func (sp *Space) renameLocked(r rootRenamer, from, to string) (Info, error) {
+	const op = "rename"
+	fi, err := r.Lstat(from)
+	if err != nil {
+		return Info{}, classify(op, from, err)
+	}
+	if err := requireRegular(op, from, fi); err != nil {
+		return Info{}, err
+	}
+	var replaced int64
+	switch old, err := r.Lstat(to); {
+	case err == nil && old.IsDir():
+		return Info{}, E(op, KindConflict, to, "is a folder; choose another name", nil)
+	case err == nil && old.Mode().IsRegular():
+		replaced = old.Size()
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return Info{}, classify(op, to, err)
+	}
+	if err := r.Rename(from, to); err != nil {
+		return Info{}, classify(op, from, err)
+	}
+	sp.q.used -= replaced
+	return Info{Name: to, Size: fi.Size(), ModTime: fi.ModTime(), Replaced: replaced}, nil
+}
+
+// rootRenamer is the part of os.Root a rename needs.
+type rootRenamer interface {
+	Lstat(name string) (fs.FileInfo, error)
+	Rename(oldname, newname string) error
+}
+
+// ReplaceLines replaces lines start to end (1-based, inclusive) of the file
+// name with text, streaming the file through a new version. With end =
+// start-1 nothing is removed: text is inserted before line start. It
+// returns the new line count.
+func (sp *Space) ReplaceLines(ctx context.Context, name string, start, end int, text string, opts WriteOptions) (int, error) {
+	const op = "edit lines"
+	if start < 1 || end < start-1 {
+		return 0, E(op, KindInvalid, name, "lines are numbered from 1, and the end may not come before the start", nil)
+	}
+	f, info, err := sp.Open(name)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	w, err := sp.Create(ctx, info.Name, opts)
+	if err != nil {
+		return 0, err
+	}
+	defer w.Abort()
+	r := bufio.NewReaderSize(f, 64<<10)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	line, inserted := 1, false
+	insert := func() {
+		if !inserted && text != "" {
+			bw.WriteString(text)
+			if !strings.HasSuffix(text, "\n") {
+				bw.WriteByte('\n')
+			}
+		}
+		inserted = true
+	}
+	for {
+		chunk, rerr := r.ReadSlice('\n') // a piece of a line longer than the buffer ends in ErrBufferFull
+		if len(chunk) > 0 {
+			if line == start {
+				insert()
+			}
+			if line < start || line > end {
+				bw.Write(chunk)
+			}
+			if rerr != bufio.ErrBufferFull {
+				line++
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil && rerr != bufio.ErrBufferFull {
+			return 0, classify(op, info.Name, rerr)
+		}
+	}
+	if start >= line { // at or past the end: append
+		insert()
+	}
+	if err := bw.Flush(); err != nil {
+		return 0, err
+	}
+	if _, err := w.Commit(); err != nil {
+		return 0, err
+	}
+	return sp.LineCount(info.Name)
+}
+
+// Match is one line of a text search.
+type Match struct {
+	Line    int    `json:"line"`
+	Content string `json:"content"`
+}
+
+// MaxMatches bounds what one search returns.
+const MaxMatches = 1000
+
+// Search returns the lines of the file name that re matches, streaming the
+// file. re is RE2 (Go's regexp), so no pattern can backtrack
+// catastrophically. truncated says more lines matched than MaxMatches.
+func (sp *Space) Search(name string, re *regexp.Regexp) (matches []Match, truncated bool, err error) {
+	f, info, err := sp.Open(name)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	matches = []Match{}
+	for line := 1; sc.Scan(); line++ {
+		if re.Match(sc.Bytes()) {
+			if len(matches) == MaxMatches {
+				return matches, true, nil
+			}
+			matches = append(matches, Match{Line: line, Content: strings.TrimSuffix(sc.Text(), "\r")})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, false, classify("search", info.Name, err)
+	}
+	return matches, false, nil
+}

@@ -1,0 +1,120 @@
+package files
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func writeLines(t *testing.T, sp *Space, name string, n int) {
+	t.Helper()
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	if _, err := sp.Write(context.Background(), name, strings.NewReader(b.String()), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReadLinesAcrossCheckpoints(t *testing.T) {
+	s, _ := newStore(t, Limits{})
+	sp := space(t, s, "l")
+	writeLines(t, sp, "big.txt", 3*lineStride+7)
+	tests := []struct {
+		start, end int
+		want       string
+	}{
+		{1, 2, "line 1\nline 2"},
+		{lineStride, lineStride + 1, fmt.Sprintf("line %d\nline %d", lineStride, lineStride+1)},
+		{2*lineStride + 3, 2*lineStride + 3, fmt.Sprintf("line %d", 2*lineStride+3)},
+		{3*lineStride + 6, 0, fmt.Sprintf("line %d\nline %d", 3*lineStride+6, 3*lineStride+7)},
+		{3*lineStride + 8, 3*lineStride + 9, ""},
+	}
+	for _, tt := range tests {
+		got, err := sp.ReadLines("big.txt", tt.start, tt.end)
+		if err != nil || got.Content != tt.want || got.TotalLines != 3*lineStride+7 {
+			t.Errorf("lines %d-%d: %q (%d lines) %v", tt.start, tt.end, got.Content, got.TotalLines, err)
+		}
+	}
+	// A file written behind convfiles' back is indexed on first read.
+	if _, err := sp.WriteAt(context.Background(), "big.txt", 0, []byte("LINE"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := sp.ReadLines("big.txt", 1, 1); got.Content != "LINE 1" {
+		t.Errorf("after WriteAt: %q", got.Content)
+	}
+	sp.WriteBytes(context.Background(), "nolf.txt", []byte("a\nb"), WriteOptions{})
+	if n, _ := sp.LineCount("nolf.txt"); n != 2 {
+		t.Errorf("a last line without a newline: %d lines", n)
+	}
+}
+
+func TestReplaceAndInsertLines(t *testing.T) {
+	s, _ := newStore(t, Limits{})
+	sp := space(t, s, "e")
+	ctx := context.Background()
+	sp.WriteBytes(ctx, "f.txt", []byte("a\nb\nc\nd\n"), WriteOptions{})
+	if n, err := sp.ReplaceLines(ctx, "f.txt", 2, 3, "B\nC2\nC3", WriteOptions{}); err != nil || n != 5 {
+		t.Fatalf("replace: %d %v", n, err)
+	}
+	if got := readAll(t, sp, "f.txt"); got != "a\nB\nC2\nC3\nd\n" {
+		t.Fatalf("replace: %q", got)
+	}
+	sp.ReplaceLines(ctx, "f.txt", 1, 0, "first", WriteOptions{})  // insert before line 1
+	sp.ReplaceLines(ctx, "f.txt", 99, 98, "last", WriteOptions{}) // insert past the end
+	sp.ReplaceLines(ctx, "f.txt", 3, 4, "", WriteOptions{})       // delete two lines
+	if got := readAll(t, sp, "f.txt"); got != "first\na\nC3\nd\nlast\n" {
+		t.Fatalf("insert and delete: %q", got)
+	}
+	long := strings.Repeat("x", 200<<10)
+	sp.WriteBytes(ctx, "long.txt", []byte(long+"\nshort\n"), WriteOptions{})
+	sp.ReplaceLines(ctx, "long.txt", 1, 0, "before", WriteOptions{})
+	if got := readAll(t, sp, "long.txt"); got != "before\n"+long+"\nshort\n" {
+		t.Fatalf("insert before a line longer than the buffer: %d bytes, starts %q", len(got), got[:10])
+	}
+	if _, err := sp.ReplaceLines(ctx, "f.txt", 3, 1, "x", WriteOptions{}); KindOf(err) != KindInvalid {
+		t.Fatalf("end before start: %v", err)
+	}
+}
+
+func TestSearchRenameCopyBytes(t *testing.T) {
+	s, _ := newStore(t, Limits{})
+	sp := space(t, s, "s")
+	ctx := context.Background()
+	sp.WriteBytes(ctx, "log.txt", []byte("ok 1\nERROR disk\nok 2\nerror net\n"), WriteOptions{})
+	m, trunc, err := sp.Search("log.txt", regexp.MustCompile(`(?i)^error`))
+	if err != nil || trunc || len(m) != 2 || m[0] != (Match{2, "ERROR disk"}) || m[1].Line != 4 {
+		t.Fatalf("search %+v %v", m, err)
+	}
+	if _, err := sp.Copy(ctx, "log.txt", "backup/log.txt", WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sp.Rename("log.txt", "archive/old.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sp.Stat("log.txt"); KindOf(err) != KindNotFound {
+		t.Fatalf("the old name survived: %v", err)
+	}
+	if got := readAll(t, sp, "archive/old.txt"); !strings.HasPrefix(got, "ok 1") {
+		t.Fatalf("renamed: %q", got)
+	}
+	if _, err := sp.Rename("archive/old.txt", "backup"); KindOf(err) != KindConflict {
+		t.Fatalf("rename onto a folder: %v", err)
+	}
+	if _, err := sp.Rename("archive/old.txt", "../x"); KindOf(err) != KindInvalid {
+		t.Fatalf("rename out: %v", err)
+	}
+	sp.WriteAt(ctx, "b.bin", 4, []byte{9, 9}, WriteOptions{})
+	if b, _ := sp.ReadAt("b.bin", 0, 100); string(b) != "\x00\x00\x00\x00\x09\x09" {
+		t.Fatalf("bytes: %v", b)
+	}
+	if b, _ := sp.ReadAt("b.bin", 5, 100); len(b) != 1 {
+		t.Fatalf("tail read: %v", b)
+	}
+	if _, err := sp.ReadAt("b.bin", 0, MaxReadAt+1); KindOf(err) != KindInvalid {
+		t.Fatalf("oversized read: %v", err)
+	}
+}
