@@ -61,6 +61,7 @@ func (s *session) install() {
 	s.installProcess()
 	s.installSABRE()
 	s.installIO()
+	s.installFilesAPI()
 }
 
 // exportResult turns the script's value into JSON with JS semantics
