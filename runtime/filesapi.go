@@ -37,6 +37,7 @@ func (s *session) installFilesAPI() {
 	fn("readBytes", s.filesReadBytes)
 	fn("writeBytes", s.filesWriteBytes)
 	fn("appendBytes", s.filesAppendBytes)
+	fn("download", s.filesDownload)
 	s.vm.Set("files", o)
 }
 

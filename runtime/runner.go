@@ -48,6 +48,8 @@ type Config struct {
 	MaxReadBytes int64
 	// ReadRoots are the folders read_file may read by absolute path.
 	ReadRoots *files.ReadRoots
+	// Downloader fetches URLs for files.download; nil disables downloads.
+	Downloader Downloader
 	// Link returns the URL of a file of a conversation. For a standalone
 	// folder (conversation "") it may return "".
 	Link   func(conversation, name string) string

@@ -33,6 +33,16 @@ type Config struct {
 	Output    *IOConfig       `toml:"output"` // seed 000's older spelling of [io]
 	Workspace WorkspaceConfig `toml:"workspace"`
 	RateLimit RateLimitConfig `toml:"ratelimit"`
+	Download  DownloadConfig  `toml:"download"`
+}
+
+// DownloadConfig governs files.download: by default only public addresses
+// may be fetched.
+type DownloadConfig struct {
+	AllowPrivate bool     `toml:"allow_private"` // also loopback, private and link-local addresses
+	Allow        []string `toml:"allow"`         // addresses or prefixes allowed although not public
+	MaxBytes     int64    `toml:"max_bytes"`     // one download (default 50 MiB)
+	Timeout      Duration `toml:"timeout"`       // one download (default 30s)
 }
 
 // IOConfig is toolscript's [io] section (seed 001), also read as code-mcp's
@@ -101,9 +111,10 @@ func (d *Duration) UnmarshalText(b []byte) error {
 // defaultConfig is the embedded configuration convfiles runs on with no file.
 func defaultConfig() Config {
 	return Config{
-		DataDir: filepath.Join(xdg.DataHome, "convfiles"),
-		Mode:    "local",
-		Server:  ServerConfig{Address: "127.0.0.1:8080"},
+		DataDir:  filepath.Join(xdg.DataHome, "convfiles"),
+		Mode:     "local",
+		Download: DownloadConfig{Allow: []string{}, MaxBytes: files.DefaultMaxFileBytes, Timeout: Duration{30 * time.Second}},
+		Server:   ServerConfig{Address: "127.0.0.1:8080"},
 		RateLimit: RateLimitConfig{
 			PerClient: routes.DefaultRateLimits.PerClient,
 			PerCodeID: routes.DefaultRateLimits.PerCodeID,
@@ -147,7 +158,7 @@ func loadConfig(path string, explicit bool) (Config, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return cfg, fmt.Errorf("config %s: unknown keys %s (known: data_dir, mode, [server] address public_url, [limits] max_file_bytes max_conversation_bytes max_execution_bytes, [runtime] timeout max_call_stack memory_limit max_log_lines max_log_bytes max_result_bytes read_roots, [io] dir max_bytes enabled, [workspace] dir, [ratelimit] per_client per_code_id global)", path, strings.Join(keys, ", "))
+		return cfg, fmt.Errorf("config %s: unknown keys %s (known: data_dir, mode, [server] address public_url, [limits] max_file_bytes max_conversation_bytes max_execution_bytes, [runtime] timeout max_call_stack memory_limit max_log_lines max_log_bytes max_result_bytes read_roots, [io] dir max_bytes enabled, [workspace] dir, [ratelimit] per_client per_code_id global, [download] allow_private allow max_bytes timeout)", path, strings.Join(keys, ", "))
 	}
 	if cfg.Output != nil {
 		if md.IsDefined("io") {

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"convfiles/files"
+	"convfiles/internal/fetch"
 	"convfiles/routes"
 	"convfiles/runtime"
 )
@@ -83,7 +84,18 @@ func newRunner(cfg Config, e *env) (*runtime.Runner, *files.ReadRoots, error) {
 		return nil, nil, err
 	}
 	links := routes.Links{Base: cfg.publicURL()}
+	fetcher, err := fetch.New(fetch.Policy{
+		AllowPrivate: cfg.Download.AllowPrivate,
+		Allow:        cfg.Download.Allow,
+		MaxBytes:     cfg.Download.MaxBytes,
+		Timeout:      cfg.Download.Timeout.Duration,
+	})
+	if err != nil {
+		roots.Close()
+		return nil, nil, err
+	}
 	return runtime.New(runtime.Config{
+		Downloader:        fetcher,
 		Timeout:           cfg.Runtime.Timeout.Duration,
 		MaxCallStack:      cfg.Runtime.MaxCallStack,
 		MemoryLimit:       cfg.Runtime.MemoryLimit,

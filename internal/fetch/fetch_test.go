@@ -1,0 +1,139 @@
+package fetch
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// servers: an allowed one on 127.0.0.2 standing for the public internet,
+// and a secret one on 127.0.0.1 standing for the server's own network.
+func servers(t *testing.T) (public, secret *httptest.Server, secretHits *atomic.Int64) {
+	t.Helper()
+	secretHits = &atomic.Int64{}
+	secret = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		secretHits.Add(1)
+		io.WriteString(w, "internal secret")
+	}))
+	t.Cleanup(secret.Close)
+	ln, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Skip("127.0.0.2 cannot be bound on this machine:", err)
+	}
+	public = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/report.csv":
+			io.WriteString(w, "a,b\n1,2\n")
+		case "/named":
+			w.Header().Set("Content-Disposition", `attachment; filename="../../q3 results.txt"`)
+			io.WriteString(w, "named")
+		case "/to-secret":
+			http.Redirect(w, r, "http://internal.example.test:"+portOf(secret)+"/", http.StatusFound)
+		case "/to-metadata":
+			http.Redirect(w, r, "http://169.254.169.254/latest/meta-data/", http.StatusFound)
+		case "/big":
+			w.Write(make([]byte, 2048))
+		}
+	}))
+	public.Listener.Close()
+	public.Listener = ln
+	public.Start()
+	t.Cleanup(public.Close)
+	return public, secret, secretHits
+}
+
+func portOf(s *httptest.Server) string {
+	_, p, _ := net.SplitHostPort(s.Listener.Addr().String())
+	return p
+}
+
+func fetcher(t *testing.T) *Fetcher {
+	names := map[string]string{
+		"files.example.test":    "127.0.0.2",
+		"internal.example.test": "127.0.0.1",
+		"localhost":             "127.0.0.1",
+	}
+	f, err := New(Policy{
+		Allow:    []string{"127.0.0.2"},
+		MaxBytes: 1024,
+		LookupIP: func(ctx context.Context, host string) ([]netip.Addr, error) {
+			if a, ok := names[host]; ok {
+				return []netip.Addr{netip.MustParseAddr(a)}, nil
+			}
+			return nil, fmt.Errorf("no such host %s", host)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestRefusesTheServersOwnNetwork(t *testing.T) {
+	public, secret, hits := servers(t)
+	f := fetcher(t)
+	pub := "http://files.example.test:" + portOf(public)
+	for _, u := range []string{
+		secret.URL,                                    // loopback by address
+		"http://localhost:" + portOf(secret),          // loopback by name
+		"http://[::ffff:127.0.0.1]:" + portOf(secret), // IPv4-mapped IPv6
+		"http://[::1]:" + portOf(secret),
+		"http://169.254.169.254/latest/meta-data/",
+		"http://10.0.0.1/",
+		"http://192.168.1.1/",
+		"http://172.16.0.1/",
+		"http://100.64.0.1/",
+		"http://0.0.0.0:" + portOf(secret),
+		pub + "/to-secret",   // a public name that redirects inside
+		pub + "/to-metadata", // and to the metadata service
+		"file:///etc/passwd",
+		"ftp://files.example.test/x",
+	} {
+		d, err := f.Get(context.Background(), u)
+		if err == nil {
+			b, _ := io.ReadAll(d.Body)
+			d.Body.Close()
+			t.Errorf("%s was fetched: %q", u, b)
+			continue
+		}
+		if !IsRefusal(err) || !(strings.Contains(err.Error(), "only public addresses") || strings.Contains(err.Error(), "only http and https")) {
+			t.Errorf("%s: %v", u, err)
+		}
+	}
+	if hits.Load() != 0 {
+		t.Fatalf("the internal server was reached %d times", hits.Load())
+	}
+}
+
+func TestFetchesFromAllowedServer(t *testing.T) {
+	public, _, _ := servers(t)
+	f := fetcher(t)
+	base := "http://files.example.test:" + portOf(public)
+	d, err := f.Get(context.Background(), base+"/report.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(d.Body)
+	d.Body.Close()
+	if string(b) != "a,b\n1,2\n" || d.Name != "report.csv" {
+		t.Fatalf("%q %q", b, d.Name)
+	}
+	if d, _ := f.Get(context.Background(), base+"/named"); d == nil || d.Name != "q3 results.txt" {
+		t.Fatalf("Content-Disposition name: %+v", d)
+	}
+	d, err = f.Get(context.Background(), base+"/big")
+	if err == nil {
+		_, err = io.ReadAll(d.Body)
+		d.Body.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), "cap") {
+		t.Fatalf("a download over the cap: %v", err)
+	}
+}

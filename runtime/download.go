@@ -1,0 +1,68 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/dop251/goja"
+
+	"convfiles/content"
+	"convfiles/files"
+)
+
+// Downloader fetches URLs for files.download; cmd wires one that refuses
+// the server's own network. Refused downloads return an error that is a
+// Refusal.
+type Downloader interface {
+	Download(ctx context.Context, url string) (body io.ReadCloser, suggestedName string, err error)
+}
+
+// Refusal marks a download the policy refused, so scripts see a
+// PermissionError rather than a failure.
+type Refusal interface{ Refused() bool }
+
+// filesDownload is files.download(url, filename?) → {id, name, size,
+// mime_type}: the server fetches the URL straight into the conversation.
+func (s *session) filesDownload(sp *files.Space, call goja.FunctionCall) goja.Value {
+	const usage = "files.download(url, filename?)"
+	if s.cfg.Downloader == nil {
+		s.throw("PermissionError", usage+": downloads are not enabled on this server")
+	}
+	u := s.stringArg(call, 0, usage, "url")
+	body, suggested, err := s.cfg.Downloader.Download(s.ctx, u)
+	if err != nil {
+		var r Refusal
+		if errors.As(err, &r) && r.Refused() {
+			s.throw("PermissionError", usage+": "+err.Error())
+		}
+		s.throw("Error", usage+": "+err.Error())
+	}
+	defer body.Close()
+	name := suggested
+	if a := call.Argument(1); !goja.IsUndefined(a) && !goja.IsNull(a) {
+		name = s.stringArg(call, 1, usage, "filename")
+	} else if _, err := files.ValidateName(name); err != nil {
+		name = "download"
+	}
+	info, err := sp.Write(s.ctx, name, body, files.WriteOptions{Budget: s.budget})
+	if err != nil {
+		var r Refusal
+		if errors.As(err, &r) && r.Refused() {
+			s.throw("LimitError", usage+": "+err.Error())
+		}
+		s.throwFiles(err)
+	}
+	s.touched.touch(info.Name, opWrite)
+	o := s.idName(info.Name).(*goja.Object)
+	o.Set("size", info.Size)
+	o.Set("url", s.link(info.Name))
+	if f, _, err := sp.Open(info.Name); err == nil {
+		head := make([]byte, content.SniffLen)
+		n, _ := io.ReadFull(f, head)
+		f.Close()
+		_, mt := content.Detect(info.Name, head[:n], int64(n) == info.Size)
+		o.Set("mime_type", mt)
+	}
+	return o
+}
