@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"regexp"
 	"strings"
@@ -107,7 +108,7 @@ func (sp *Space) Rename(from, to string) (Info, error) {
 	return info, nil
 }
 
-func (sp *Space) renameLocked(r rootRenamer, from, to string) (Info, error) {
+func (sp *Space) renameLocked(r *os.Root, from, to string) (Info, error) {
 	const op = "rename"
 	fi, err := r.Lstat(from)
 	if err != nil {
@@ -130,12 +131,6 @@ func (sp *Space) renameLocked(r rootRenamer, from, to string) (Info, error) {
 	}
 	sp.q.used -= replaced
 	return Info{Name: to, Size: fi.Size(), ModTime: fi.ModTime(), Replaced: replaced}, nil
-}
-
-// rootRenamer is the part of os.Root a rename needs.
-type rootRenamer interface {
-	Lstat(name string) (fs.FileInfo, error)
-	Rename(oldname, newname string) error
 }
 
 // ReplaceLines replaces lines start to end (1-based, inclusive) of the file
@@ -198,7 +193,7 @@ func (sp *Space) ReplaceLines(ctx context.Context, name string, start, end int, 
 	if _, err := w.Commit(); err != nil {
 		return 0, err
 	}
-	return sp.LineCount(info.Name)
+	return w.lines.count(), nil // written in order, so the Writer indexed every line
 }
 
 // Match is one line of a text search.

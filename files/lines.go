@@ -53,12 +53,16 @@ func (ix *lineIndexer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (ix *lineIndexer) index(size int64, mtime time.Time) *lineIndex {
-	n := ix.lines
+// count is the number of lines seen; a last line without "\n" counts.
+func (ix *lineIndexer) count() int {
 	if ix.pos > 0 && ix.last != '\n' {
-		n++
+		return ix.lines + 1
 	}
-	return &lineIndex{size: size, mtime: mtime, lines: n, offsets: ix.offsets}
+	return ix.lines
+}
+
+func (ix *lineIndexer) index(size int64, mtime time.Time) *lineIndex {
+	return &lineIndex{size: size, mtime: mtime, lines: ix.count(), offsets: ix.offsets}
 }
 
 // lineCache keeps the line indexes of recently read or written files,

@@ -30,6 +30,7 @@ type Writer struct {
 	size   int64  // bytes in the temporary file, all reserved
 	copied int64  // of which copied from the old file (Append), not charged to the budget
 	done   bool
+	off    int64        // where the next Write goes
 	lines  *lineIndexer // fed while the file is written in order; nil after a seek back
 }
 
@@ -99,7 +100,7 @@ func (w *Writer) copyOld() error {
 	if err != nil {
 		return classify("append", w.name, err)
 	}
-	w.size, w.copied = n, n
+	w.size, w.copied, w.off = n, n, n
 	return nil
 }
 
@@ -139,11 +140,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 		w.Abort()
 		return 0, classify("write", w.name, err)
 	}
-	off, err := w.f.Seek(0, io.SeekCurrent)
-	if err != nil {
-		w.Abort()
-		return 0, classify("write", w.name, err)
-	}
+	off := w.off
 	if grow := off + int64(len(p)) - w.size; grow > 0 {
 		if err := w.reserve(grow, true); err != nil {
 			w.Abort()
@@ -155,6 +152,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 		w.lines = nil // written out of order: index on first read instead
 	}
 	n, err := w.f.Write(p)
+	w.off += int64(n)
 	if err != nil {
 		w.Abort()
 		return n, classify("write", w.name, err)
@@ -175,6 +173,7 @@ func (w *Writer) Seek(offset int64, whence int) (int64, error) {
 	if err != nil {
 		return 0, E("seek", KindInvalid, w.name, "cannot seek there", err)
 	}
+	w.off = n
 	return n, nil
 }
 

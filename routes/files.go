@@ -5,16 +5,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/gorilla/mux"
-
 	"convfiles/files"
 )
-
-func (s *Server) registerFileRoutes(r *mux.Router) {
-	// ServeHTTP sends /files/ here before the router sees it; registering
-	// the route too keeps the router's view of the API complete.
-	r.PathPrefix("/files/").HandlerFunc(s.handleFile)
-}
 
 // handleFile serves a file's bytes for a browser: http.ServeContent gives
 // Range, ETag and conditional requests; nosniff and a sandbox CSP keep a

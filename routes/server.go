@@ -71,7 +71,6 @@ func New(cfg Config) *Server {
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusMethodNotAllowed, envelope{Error: &errorBody{Type: "MethodNotAllowed", Message: r.Method + " is not allowed here"}})
 	})
-	s.registerFileRoutes(r)
 	if s.runner != nil {
 		s.registerCodeRoutes(r)
 	}

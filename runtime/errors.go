@@ -22,16 +22,7 @@ var errorNames = map[files.Kind]string{
 // throw raises a JS error of the given name. It panics, which goja turns
 // into an exception the script can catch.
 func (s *session) throw(name, msg string) {
-	ctor, ok := s.ctors[name]
-	if !ok {
-		ctor = s.ctors["Error"]
-	}
-	obj, err := s.vm.New(ctor, s.vm.ToValue(msg))
-	if err != nil {
-		panic(s.vm.NewGoError(err))
-	}
-	obj.Set("name", name)
-	panic(obj)
+	panic(s.errorObject(name, msg))
 }
 
 // throwFiles raises err, an error from the files package, as a JS error
@@ -46,8 +37,14 @@ func (s *session) throwFiles(err error) {
 	panic(o)
 }
 
+// errorObject makes a JS error named name: a TypeError or RangeError when
+// the name is one, an Error carrying the name otherwise.
 func (s *session) errorObject(name, msg string) *goja.Object {
-	obj, err := s.vm.New(s.ctors["Error"], s.vm.ToValue(msg))
+	ctor, ok := s.ctors[name]
+	if !ok {
+		ctor = s.ctors["Error"]
+	}
+	obj, err := s.vm.New(ctor, s.vm.ToValue(msg))
 	if err != nil {
 		panic(s.vm.NewGoError(err))
 	}

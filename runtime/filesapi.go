@@ -162,7 +162,7 @@ func (s *session) okSize(key string, n int64) goja.Value {
 	return o
 }
 
-func (s *session) editLines(sp *files.Space, usage, name string, start, end int, text string) goja.Value {
+func (s *session) editLines(sp *files.Space, name string, start, end int, text string) goja.Value {
 	total, err := sp.ReplaceLines(s.ctx, name, start, end, text, files.WriteOptions{Budget: s.budget})
 	if err != nil {
 		s.throwFiles(err)
@@ -176,14 +176,14 @@ func (s *session) editLines(sp *files.Space, usage, name string, start, end int,
 func (s *session) filesReplaceLines(sp *files.Space, call goja.FunctionCall) goja.Value {
 	const usage = "files.replaceLines(id, startLine, endLine, content)"
 	name := s.stringArg(call, 0, usage, "id")
-	return s.editLines(sp, usage, name, int(call.Argument(1).ToInteger()), int(call.Argument(2).ToInteger()), s.stringArg(call, 3, usage, "content"))
+	return s.editLines(sp, name, int(call.Argument(1).ToInteger()), int(call.Argument(2).ToInteger()), s.stringArg(call, 3, usage, "content"))
 }
 
 func (s *session) filesInsertLines(sp *files.Space, call goja.FunctionCall) goja.Value {
 	const usage = "files.insertLines(id, afterLine, content)"
 	name := s.stringArg(call, 0, usage, "id")
 	after := int(call.Argument(1).ToInteger())
-	return s.editLines(sp, usage, name, after+1, after, s.stringArg(call, 2, usage, "content"))
+	return s.editLines(sp, name, after+1, after, s.stringArg(call, 2, usage, "content"))
 }
 
 // filesSearchText is files.searchText(id, pattern) → {matches: [{line,

@@ -172,20 +172,11 @@ func (s *session) listFiles(call goja.FunctionCall) goja.Value {
 
 func matches(pattern, name string) bool {
 	target := name
-	if !containsSlash(pattern) {
+	if !strings.Contains(pattern, "/") {
 		target = path.Base(name)
 	}
 	ok, _ := path.Match(pattern, target)
 	return ok
-}
-
-func containsSlash(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '/' {
-			return true
-		}
-	}
-	return false
 }
 
 // deleteFile is delete_file(name) → true.
