@@ -1,10 +1,13 @@
 package content
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func sample(t *testing.T, name string) []byte {
@@ -126,5 +129,23 @@ func TestDescriptions(t *testing.T) {
 	f := Parse("blob.bin", sample(t, "random.bin"))
 	if got := f.String(); got != "[File: blob.bin, application/octet-stream, 2.9 KiB]" {
 		t.Errorf("file description %q", got)
+	}
+}
+
+func TestDetectReaderAndHeadRecorder(t *testing.T) {
+	png := sample(t, "sample.png")
+	body := append(append([]byte{}, png...), make([]byte, 2*SniffLen)...)
+	if k, mt := DetectReader("x", bytes.NewReader(body), int64(len(body))); k != KindImage || mt != "image/png" {
+		t.Fatalf("DetectReader: %s %s", k, mt)
+	}
+	rec := &HeadRecorder{R: iotest.OneByteReader(bytes.NewReader(body))}
+	all, _ := io.ReadAll(rec)
+	if len(all) != len(body) || len(rec.Head) != SniffLen || !bytes.Equal(rec.Head, body[:SniffLen]) {
+		t.Fatalf("recorded %d bytes of head, passed %d of %d", len(rec.Head), len(all), len(body))
+	}
+	short := &HeadRecorder{R: strings.NewReader("a,b\n1,2\n")}
+	io.ReadAll(short)
+	if k, mt := Detect("t.csv", short.Head, true); k != KindText || mt != "text/csv" {
+		t.Fatalf("short stream: %s %s", k, mt)
 	}
 }

@@ -2,6 +2,7 @@ package content
 
 import (
 	"bytes"
+	"io"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -51,6 +52,30 @@ func MIMEByExtension(name string) string {
 		return m
 	}
 	return "application/octet-stream"
+}
+
+// DetectReader decides the kind and MIME type of a file of size bytes from
+// its name and the first bytes r yields; it reads at most SniffLen bytes.
+func DetectReader(name string, r io.Reader, size int64) (Kind, string) {
+	head := make([]byte, SniffLen)
+	n, _ := io.ReadFull(r, head)
+	return Detect(name, head[:n], int64(n) == size)
+}
+
+// HeadRecorder passes bytes through and keeps the first SniffLen of them,
+// so a stream can be typed as it is written instead of read back.
+type HeadRecorder struct {
+	R    io.Reader
+	Head []byte
+}
+
+// Read reads from R, keeping what falls within the first SniffLen bytes.
+func (h *HeadRecorder) Read(p []byte) (int, error) {
+	n, err := h.R.Read(p)
+	if room := SniffLen - len(h.Head); room > 0 {
+		h.Head = append(h.Head, p[:min(n, room)]...)
+	}
+	return n, err
 }
 
 // Detect decides the kind and MIME type of a file from its name and its

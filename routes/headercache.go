@@ -1,7 +1,6 @@
 package routes
 
 import (
-	"io"
 	"os"
 	"strconv"
 	"sync"
@@ -55,9 +54,7 @@ func (c *headerCache) lookup(conv string, info files.Info, f *os.File) *fileHead
 	if ok && e.size == info.Size && e.mtime.Equal(info.ModTime) {
 		return e
 	}
-	head := make([]byte, content.SniffLen)
-	n, _ := io.ReadFull(f, head)
-	_, mt := content.Detect(info.Name, head[:n], int64(n) == info.Size)
+	_, mt := content.DetectReader(info.Name, f, info.Size)
 	e = &fileHeaders{
 		size:       info.Size,
 		mtime:      info.ModTime,

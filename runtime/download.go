@@ -45,7 +45,8 @@ func (s *session) filesDownload(sp *files.Space, call goja.FunctionCall) goja.Va
 	} else if _, err := files.ValidateName(name); err != nil {
 		name = "download"
 	}
-	info, err := sp.Write(s.ctx, name, body, files.WriteOptions{Budget: s.budget})
+	rec := &content.HeadRecorder{R: body}
+	info, err := sp.Write(s.ctx, name, rec, files.WriteOptions{Budget: s.budget})
 	if err != nil {
 		var r Refusal
 		if errors.As(err, &r) && r.Refused() {
@@ -57,12 +58,7 @@ func (s *session) filesDownload(sp *files.Space, call goja.FunctionCall) goja.Va
 	o := s.idName(info.Name).(*goja.Object)
 	o.Set("size", info.Size)
 	o.Set("url", s.link(info.Name))
-	if f, _, err := sp.Open(info.Name); err == nil {
-		head := make([]byte, content.SniffLen)
-		n, _ := io.ReadFull(f, head)
-		f.Close()
-		_, mt := content.Detect(info.Name, head[:n], int64(n) == info.Size)
-		o.Set("mime_type", mt)
-	}
+	_, mt := content.Detect(info.Name, rec.Head, int64(len(rec.Head)) == info.Size)
+	o.Set("mime_type", mt)
 	return o
 }

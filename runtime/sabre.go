@@ -112,7 +112,7 @@ func (s *session) readFile(call goja.FunctionCall) goja.Value {
 	const usage = "read_file(name)"
 	name := s.stringArg(call, 0, usage, "name")
 	var (
-		f    interface{ io.ReadCloser }
+		f    io.ReadCloser
 		info files.Info
 		err  error
 		url  string
@@ -203,10 +203,8 @@ func (s *session) fileInfo(call goja.FunctionCall) goja.Value {
 	if err != nil {
 		s.throwFiles(err)
 	}
-	head := make([]byte, content.SniffLen)
-	n, _ := io.ReadFull(f, head)
+	kind, mt := content.DetectReader(info.Name, f, info.Size)
 	f.Close()
-	kind, mt := content.Detect(info.Name, head[:n], int64(n) == info.Size)
 	o := s.vm.NewObject()
 	o.Set("name", info.Name)
 	o.Set("size", info.Size)
