@@ -53,19 +53,10 @@ func (s *session) fileRecord(info files.Info) *goja.Object {
 }
 
 func (s *session) filesList(sp *files.Space, call goja.FunctionCall) goja.Value {
-	pattern := ""
-	if a := call.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
-		pattern = s.stringArg(call, 0, "files.list(pattern)", "pattern")
-	}
-	list, err := sp.List()
-	if err != nil {
-		s.throwFiles(err)
-	}
-	out := make([]any, 0, len(list))
-	for _, fi := range list {
-		if pattern == "" || matches(pattern, fi.Name) {
-			out = append(out, s.fileRecord(fi))
-		}
+	list := s.listed(sp, call, "files.list(pattern?)")
+	out := make([]any, len(list))
+	for i, fi := range list {
+		out[i] = s.fileRecord(fi)
 	}
 	return s.vm.NewArray(out...)
 }

@@ -13,17 +13,18 @@ func TestFilesTier1(t *testing.T) {
 		Created, Copied, Renamed map[string]string
 		Names                    []string
 		Info                     map[string]any
-		Dup                      string
+		Dup, BadPattern          string
 	}
 	rep := e.ok("t1", `
 const created = files.create("notes/todo.md");
 files.writeText(created.id, "# To do\n- one\n");
 let dup = ""; try { files.create("notes/todo.md") } catch (e) { dup = e.name }
+let badPattern = ""; try { files.list("[a-") } catch (e) { badPattern = e.name }
 const copied = files.copy(created.id, "notes/todo-copy.md");
 const renamed = files.rename(copied.id, "archive/todo.md");
 files.delete("notes/todo.md");
-({created, copied, renamed, dup, names: files.list().map(f => f.name), info: files.info("archive/todo.md")})`, &got)
-	if got.Created["id"] != "notes/todo.md" || got.Renamed["name"] != "archive/todo.md" || got.Dup != "ConflictError" {
+({created, copied, renamed, dup, badPattern, names: files.list().map(f => f.name), info: files.info("archive/todo.md")})`, &got)
+	if got.Created["id"] != "notes/todo.md" || got.Renamed["name"] != "archive/todo.md" || got.Dup != "ConflictError" || got.BadPattern != "ValidationError" {
 		t.Fatalf("records %+v", got)
 	}
 	if strings.Join(got.Names, ",") != "archive/todo.md" || got.Info["mime_type"] != "text/markdown" || got.Info["id"] != "archive/todo.md" {

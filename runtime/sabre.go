@@ -141,8 +141,23 @@ func (s *session) readFile(call goja.FunctionCall) goja.Value {
 // A pattern without "/" matches base names at any depth ("*.csv"); one with
 // "/" matches whole names ("data/*.json").
 func (s *session) listFiles(call goja.FunctionCall) goja.Value {
-	const usage = "list_files(pattern?)"
-	sp := s.needSpace("list_files")
+	list := s.listed(s.needSpace("list_files"), call, "list_files(pattern?)")
+	out := make([]any, 0, len(list))
+	for _, fi := range list {
+		o := s.vm.NewObject()
+		o.Set("name", fi.Name)
+		o.Set("size", fi.Size)
+		o.Set("mime_type", content.MIMEByExtension(fi.Name))
+		o.Set("modified", fi.ModTime.UTC().Format(time.RFC3339))
+		o.Set("url", s.link(fi.Name))
+		out = append(out, o)
+	}
+	return s.vm.NewArray(out...)
+}
+
+// listed returns the files of sp that the optional pattern argument of call
+// matches, refusing a malformed pattern.
+func (s *session) listed(sp *files.Space, call goja.FunctionCall, usage string) []files.Info {
 	pattern := ""
 	if a := call.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
 		pattern = s.stringArg(call, 0, usage, "pattern")
@@ -154,20 +169,16 @@ func (s *session) listFiles(call goja.FunctionCall) goja.Value {
 	if err != nil {
 		s.throwFiles(err)
 	}
-	out := make([]any, 0, len(list))
-	for _, fi := range list {
-		if pattern != "" && !matches(pattern, fi.Name) {
-			continue
-		}
-		o := s.vm.NewObject()
-		o.Set("name", fi.Name)
-		o.Set("size", fi.Size)
-		o.Set("mime_type", content.MIMEByExtension(fi.Name))
-		o.Set("modified", fi.ModTime.UTC().Format(time.RFC3339))
-		o.Set("url", s.link(fi.Name))
-		out = append(out, o)
+	if pattern == "" {
+		return list
 	}
-	return s.vm.NewArray(out...)
+	kept := list[:0]
+	for _, fi := range list {
+		if matches(pattern, fi.Name) {
+			kept = append(kept, fi)
+		}
+	}
+	return kept
 }
 
 func matches(pattern, name string) bool {
