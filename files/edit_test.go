@@ -118,3 +118,13 @@ func TestSearchRenameCopyBytes(t *testing.T) {
 		t.Fatalf("oversized read: %v", err)
 	}
 }
+
+func TestSearchStopsAtMaxMatches(t *testing.T) {
+	s, _ := newStore(t, Limits{})
+	sp := space(t, s, "m")
+	writeLines(t, sp, "many.txt", MaxMatches+5)
+	m, truncated, err := sp.Search("many.txt", regexp.MustCompile(`^line`))
+	if err != nil || !truncated || len(m) != MaxMatches || m[MaxMatches-1].Line != MaxMatches {
+		t.Fatalf("%d matches, truncated %v, %v", len(m), truncated, err)
+	}
+}

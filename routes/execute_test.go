@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -149,5 +150,32 @@ func TestRateLimits(t *testing.T) {
 	}
 	if fmt.Sprint(codes) != "[200 200 429]" {
 		t.Errorf("per-client limit of 5 (3 used by saves): %v", codes)
+	}
+}
+
+func TestGlobalRateLimitAndOversizedBody(t *testing.T) {
+	e := newCodeEnv(t, func(c *Config) { c.RateLimits = RateLimits{Global: 2} })
+	var codes []int
+	for i := 0; i < 3; i++ {
+		status, hdr, out := e.call("POST", "/lint", map[string]any{"code": "1"})
+		codes = append(codes, status)
+		if typ, _, _ := errOf(out); status == 429 && (typ != "RateLimitError" || hdr.Get("Retry-After") == "") {
+			t.Errorf("429: %v %v", hdr, out)
+		}
+	}
+	if fmt.Sprint(codes) != "[200 200 429]" {
+		t.Errorf("global limit of 2: %v", codes)
+	}
+
+	big := newCodeEnv(t, nil)
+	body := append([]byte(`{"codeId":"x","code":"`), bytes.Repeat([]byte("a"), maxBody)...)
+	body = append(body, `"}`...)
+	status, _, out := big.call("PUT", "/workspace", body)
+	typ, msg, d := errOf(out)
+	if status != 413 || typ != "ValidationError" || msg != "Request body exceeds maximum allowed size" || d["maxSize"] != float64(maxBody) {
+		t.Errorf("a body over %d bytes: %d %v", maxBody, status, out)
+	}
+	if entries, _ := os.ReadDir(big.workDir); len(entries) != 0 {
+		t.Errorf("an oversized body left files: %v", entries)
 	}
 }

@@ -124,3 +124,25 @@ const u = new Uint8Array([1, 2, 3]);
 		t.Fatalf("%d checks ran", len(got))
 	}
 }
+
+func TestReadFileSizeCapAndLogByteCap(t *testing.T) {
+	e := newEnv(t, Config{MaxReadBytes: 100, MaxLogBytes: 50})
+	var got struct{ Name, Message string }
+	rep := e.ok("caps", `
+write_file("big.txt", "x".repeat(101));
+write_file("ok.txt", "x".repeat(100));
+read_file("ok.txt");
+for (let i = 0; i < 10; i++) console.log("0123456789");
+let r = {}; try { read_file("big.txt") } catch (e) { r = {name: e.name, message: e.message} }
+r`, &got)
+	if got.Name != "LimitError" || !strings.Contains(got.Message, "at most 100 B") || !strings.Contains(got.Message, "101 B") {
+		t.Errorf("read_file over the cap: %+v", got)
+	}
+	bytes := 0
+	for _, l := range rep.Logs[:len(rep.Logs)-1] {
+		bytes += len(l)
+	}
+	if bytes > 50 || !strings.Contains(rep.Logs[len(rep.Logs)-1], "more log lines dropped") {
+		t.Errorf("logs of %d bytes under a 50-byte cap: %q", bytes, rep.Logs)
+	}
+}

@@ -68,7 +68,9 @@ out`, "run", "--conversation", hostile.Conversation)
 		t.Fatalf("run: exit %d: %s", code, out)
 	}
 	var rep struct{ Result map[string]string }
-	json.Unmarshal([]byte(out), &rep)
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Result) != len(names) {
+		t.Fatalf("run answered for %d of %d names (%v): %s", len(rep.Result), len(names), err, out)
+	}
 	for _, hc := range hostile.Names() {
 		got, ok := rep.Result[hc.Name]
 		if !ok {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // servers: an allowed one on 127.0.0.2 standing for the public internet,
@@ -135,5 +136,36 @@ func TestFetchesFromAllowedServer(t *testing.T) {
 	}
 	if err == nil || !strings.Contains(err.Error(), "cap") {
 		t.Fatalf("a download over the cap: %v", err)
+	}
+}
+
+func TestTimeoutAndRedirectLimit(t *testing.T) {
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/slow":
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		default: // /loop/N redirects forever
+			http.Redirect(w, r, r.URL.Path+"x", http.StatusFound)
+		}
+	}))
+	defer slow.Close()
+	defer close(release)
+	f, err := New(Policy{Allow: []string{"127.0.0.1"}, Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := f.Get(context.Background(), slow.URL+"/slow"); err == nil || time.Since(start) > 5*time.Second {
+		t.Fatalf("a server that never answers: %v after %v", err, time.Since(start))
+	}
+	if _, err := f.Get(context.Background(), slow.URL+"/loop"); err == nil || !strings.Contains(err.Error(), "more than 5 redirects") {
+		t.Fatalf("endless redirects: %v", err)
+	}
+	if _, err := New(Policy{Allow: []string{"not-an-address"}}); err == nil {
+		t.Fatal("a malformed allow entry was accepted")
 	}
 }
