@@ -298,3 +298,17 @@ func TestServeRunsSavedCode(t *testing.T) {
 		t.Fatalf("io folder: %v %q", err, b)
 	}
 }
+
+func TestServeFlags(t *testing.T) {
+	c := newCLI(t)
+	quiet := &env{stdout: io.Discard, stderr: io.Discard}
+	for flag, want := range map[string]string{"--io-dir": "/srv/io", "--output-dir": "/srv/out"} {
+		cfg, err := serveConfig(quiet, []string{"--config", c.config, flag, want, "--addr", "127.0.0.1:9999", "--public-url", "https://f.example/"})
+		if err != nil || cfg.ioDir() != want || cfg.Server.Address != "127.0.0.1:9999" || cfg.publicURL() != "https://f.example" {
+			t.Errorf("%s: %v %+v", flag, err, cfg.Server)
+		}
+	}
+	if _, err := serveConfig(quiet, []string{"--config", c.config, "extra"}); err == nil {
+		t.Error("a stray argument was accepted")
+	}
+}

@@ -78,10 +78,17 @@ func TestReadmeExamples(t *testing.T) {
 			t.Errorf("js example %d: exit %d: %s %s", i+2, code, out, errs)
 		}
 	}
+	folders := strings.NewReplacer("quickstart.js", quickstart,
+		"./toolscript-files", filepath.Join(dir, "toolscript-files"), "./code-mcp-output", filepath.Join(dir, "code-mcp-output"))
 	for _, line := range shLines {
-		args := strings.Fields(strings.ReplaceAll(line, "quickstart.js", quickstart))[1:]
+		args := strings.Fields(folders.Replace(line))[1:]
 		if code, out, errs := c.run("", args...); code != 0 {
 			t.Errorf("%s: exit %d: %s %s", line, code, out, errs)
+		}
+	}
+	for _, folder := range []string{"toolscript-files", "code-mcp-output"} {
+		if _, err := os.Stat(filepath.Join(dir, folder, "chart.png")); err != nil {
+			t.Errorf("the README's run into ./%s wrote nothing there: %v", folder, err)
 		}
 	}
 }
@@ -119,7 +126,15 @@ func checkQuickstartLinks(t *testing.T, c *cli, report, errorExample string, cur
 			t.Errorf("%s: %d %v", link, resp.StatusCode, resp.Header)
 		}
 	}
-	resp, err := http.Get("http://" + addr + "/files/demo/nope.txt")
+	resp, err := http.Get(strings.Replace(rep.Result["chart"], "127.0.0.1:8080", addr, 1) + "?download=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if !strings.HasPrefix(resp.Header.Get("Content-Disposition"), `attachment; filename="chart.png"`) {
+		t.Errorf("?download=1: %q", resp.Header.Get("Content-Disposition"))
+	}
+	resp, err = http.Get("http://" + addr + "/files/demo/nope.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

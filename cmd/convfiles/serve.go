@@ -16,26 +16,9 @@ import (
 )
 
 func cmdServe(e *env, args []string) error {
-	f := newFlags(e, "serve", "")
-	addr := f.String("addr", "", "listen address (default 127.0.0.1:8080, config server.address)")
-	public := f.String("public-url", "", "base URL of file links (default http://<addr>, config server.public_url)")
-	ioDir := f.String("io-dir", "", "folder of scripts that name no conversation (config io.dir)")
-	f.StringVar(ioDir, "output-dir", "", "the same as --io-dir (code-mcp's name)")
-	cfg, err := f.parse(args)
+	cfg, err := serveConfig(e, args)
 	if err != nil {
 		return err
-	}
-	if f.NArg() > 0 {
-		return usagef("unexpected arguments %q", f.Args())
-	}
-	if *addr != "" {
-		cfg.Server.Address = *addr
-	}
-	if *public != "" {
-		cfg.Server.PublicURL = *public
-	}
-	if *ioDir != "" {
-		cfg.IO.Dir = *ioDir
 	}
 	// Every run builds a fresh VM, so the server allocates a lot of short-
 	// lived memory: collecting at 200% rather than 100% growth gives 40%
@@ -47,6 +30,32 @@ func cmdServe(e *env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	return serve(ctx, e, cfg, nil)
+}
+
+// serveConfig reads serve's flags over the configuration.
+func serveConfig(e *env, args []string) (Config, error) {
+	f := newFlags(e, "serve", "")
+	addr := f.String("addr", "", "listen address (default 127.0.0.1:8080, config server.address)")
+	public := f.String("public-url", "", "base URL of file links (default http://<addr>, config server.public_url)")
+	ioDir := f.String("io-dir", "", "folder of scripts that name no conversation (config io.dir)")
+	f.StringVar(ioDir, "output-dir", "", "the same as --io-dir (code-mcp's name)")
+	cfg, err := f.parse(args)
+	if err != nil {
+		return cfg, err
+	}
+	if f.NArg() > 0 {
+		return cfg, usagef("unexpected arguments %q", f.Args())
+	}
+	if *addr != "" {
+		cfg.Server.Address = *addr
+	}
+	if *public != "" {
+		cfg.Server.PublicURL = *public
+	}
+	if *ioDir != "" {
+		cfg.IO.Dir = *ioDir
+	}
+	return cfg, nil
 }
 
 // serve runs the HTTP server until ctx ends, then shuts down gracefully.
