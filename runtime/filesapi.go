@@ -16,29 +16,29 @@ import (
 // bytes). Files are addressed by name; a file's id is its name until the
 // metadata index gives files IDs of their own, and names stay valid then.
 func (s *session) installFilesAPI() {
-	o := s.vm.NewObject()
-	fn := func(name string, f func(sp *files.Space, call goja.FunctionCall) goja.Value) {
-		o.Set(name, func(call goja.FunctionCall) goja.Value { return f(s.needSpace("files."+name), call) })
-	}
-	fn("list", s.filesList)
-	fn("info", s.filesInfo)
-	fn("create", s.filesCreate)
-	fn("delete", func(sp *files.Space, call goja.FunctionCall) goja.Value {
-		return s.deleteFile(goja.FunctionCall{Arguments: []goja.Value{s.vm.ToValue(s.stringArg(call, 0, "files.delete(id)", "id"))}})
+	s.lazyGlobal("files", func(o *goja.Object) {
+		fn := func(name string, f func(sp *files.Space, call goja.FunctionCall) goja.Value) {
+			o.Set(name, func(call goja.FunctionCall) goja.Value { return f(s.needSpace("files."+name), call) })
+		}
+		fn("list", s.filesList)
+		fn("info", s.filesInfo)
+		fn("create", s.filesCreate)
+		fn("delete", func(sp *files.Space, call goja.FunctionCall) goja.Value {
+			return s.deleteFile(goja.FunctionCall{Arguments: []goja.Value{s.vm.ToValue(s.stringArg(call, 0, "files.delete(id)", "id"))}})
+		})
+		fn("copy", s.filesCopy)
+		fn("rename", s.filesRename)
+		fn("readText", s.filesReadText)
+		fn("writeText", s.filesWriteText)
+		fn("replaceLines", s.filesReplaceLines)
+		fn("insertLines", s.filesInsertLines)
+		fn("searchText", s.filesSearchText)
+		fn("lineCount", s.filesLineCount)
+		fn("readBytes", s.filesReadBytes)
+		fn("writeBytes", s.filesWriteBytes)
+		fn("appendBytes", s.filesAppendBytes)
+		fn("download", s.filesDownload)
 	})
-	fn("copy", s.filesCopy)
-	fn("rename", s.filesRename)
-	fn("readText", s.filesReadText)
-	fn("writeText", s.filesWriteText)
-	fn("replaceLines", s.filesReplaceLines)
-	fn("insertLines", s.filesInsertLines)
-	fn("searchText", s.filesSearchText)
-	fn("lineCount", s.filesLineCount)
-	fn("readBytes", s.filesReadBytes)
-	fn("writeBytes", s.filesWriteBytes)
-	fn("appendBytes", s.filesAppendBytes)
-	fn("download", s.filesDownload)
-	s.vm.Set("files", o)
 }
 
 func (s *session) fileRecord(info files.Info) *goja.Object {

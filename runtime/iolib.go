@@ -14,18 +14,36 @@ import (
 // io.lines, io.type, io.list and os.remove — and code-mcp's file.save
 // (seed 000), all on the run's Space and its byte budget.
 func (s *session) installIO() {
-	ioObj := s.vm.NewObject()
-	ioObj.Set("open", s.ioOpen)
-	ioObj.Set("lines", s.ioLines)
-	ioObj.Set("type", s.ioType)
-	ioObj.Set("list", s.ioList)
-	s.vm.Set("io", ioObj)
-	osObj := s.vm.NewObject()
-	osObj.Set("remove", s.osRemove)
-	s.vm.Set("os", osObj)
-	fileObj := s.vm.NewObject()
-	fileObj.Set("save", s.fileSave)
-	s.vm.Set("file", fileObj)
+	s.lazyGlobal("io", func(o *goja.Object) {
+		o.Set("open", s.ioOpen)
+		o.Set("lines", s.ioLines)
+		o.Set("type", s.ioType)
+		o.Set("list", s.ioList)
+	})
+	s.lazyGlobal("os", func(o *goja.Object) { o.Set("remove", s.osRemove) })
+	s.lazyGlobal("file", func(o *goja.Object) { o.Set("save", s.fileSave) })
+}
+
+// lazyGlobal defines the global name as an object that fill builds on the
+// script's first use of it: most scripts use one dialect, and building every
+// dialect's functions for every run is work on the hot path. Assigning to
+// the name replaces it, as for any global.
+func (s *session) lazyGlobal(name string, fill func(o *goja.Object)) {
+	g := s.vm.GlobalObject()
+	settle := func(v goja.Value) {
+		g.DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	}
+	get := s.vm.ToValue(func(goja.FunctionCall) goja.Value {
+		o := s.vm.NewObject()
+		fill(o)
+		settle(o)
+		return o
+	})
+	set := s.vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		settle(call.Argument(0))
+		return goja.Undefined()
+	})
+	g.DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }
 
 // handleRef carries a handle on its JS object under the run's symbol.

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -144,5 +145,22 @@ r`, &got)
 	}
 	if bytes > 50 || !strings.Contains(rep.Logs[len(rep.Logs)-1], "more log lines dropped") {
 		t.Errorf("logs of %d bytes under a 50-byte cap: %q", bytes, rep.Logs)
+	}
+}
+
+// TestLazyDialectGlobals: io, os, file and files are built on first use,
+// behave as ordinary globals, and can be replaced.
+func TestLazyDialectGlobals(t *testing.T) {
+	e := newEnv(t, Config{})
+	var got []any
+	e.ok("lazy", `
+const first = io, again = io;
+const kinds = [typeof io.open, typeof os.remove, typeof file.save, typeof files.readText, first === again,
+  Object.keys(globalThis).includes("files")];
+files = 42;
+kinds.concat([files, typeof io.type])`, &got)
+	want := `["function","function","function","function",true,true,42,"function"]`
+	if b, _ := json.Marshal(got); string(b) != want {
+		t.Fatalf("got %s, want %s", b, want)
 	}
 }
