@@ -10,6 +10,9 @@ import (
 type WriteOptions struct {
 	// Budget, when set, is charged every byte written (the per-execution cap).
 	Budget *Budget
+	// NoReplace makes the write fail with KindConflict when the name
+	// exists, decided atomically on disk, even against other processes.
+	NoReplace bool
 }
 
 // chunk is how much a streamed write reserves and writes at a time.

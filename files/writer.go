@@ -201,7 +201,7 @@ func (w *Writer) Commit() (Info, error) {
 	if err := w.f.Close(); err != nil {
 		return fail(err)
 	}
-	replaced, err := w.sp.commit(w.r, w.tmp, w.name)
+	replaced, err := w.sp.commit(w.r, w.tmp, w.name, w.opts.NoReplace)
 	if err != nil {
 		return fail(err)
 	}
@@ -234,11 +234,22 @@ func (w *Writer) Abort() {
 // commit renames tmp over name under the conversation's lock, so the bytes
 // of the file it replaces are released from the quota exactly once. It
 // returns the size of the replaced file, or -1 when there was none.
-func (sp *Space) commit(r *os.Root, tmp, name string) (replaced int64, err error) {
+func (sp *Space) commit(r *os.Root, tmp, name string, noReplace bool) (replaced int64, err error) {
 	sp.q.mu.Lock()
 	defer sp.q.mu.Unlock()
 	if sp.q.gen != sp.gen {
 		return -1, errDeleted("write", name)
+	}
+	if noReplace {
+		// link(2) fails if the name exists: the check and the commit are
+		// one step, so two creators cannot both win.
+		if err := r.Link(tmp, name); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				return -1, E("write", KindConflict, name, "already exists", nil)
+			}
+			return -1, err
+		}
+		return -1, r.Remove(tmp)
 	}
 	replaced = -1
 	fi, err := r.Lstat(name)

@@ -2,10 +2,13 @@ package files
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -101,5 +104,46 @@ func TestReadDir(t *testing.T) {
 	}
 	if _, err := sp.ReadDir("../x"); KindOf(err) != KindInvalid {
 		t.Fatalf("traversal: %v", err)
+	}
+}
+
+// TestNoReplaceHasOneWinner: of many concurrent exclusive creates of one
+// name exactly one succeeds, and the file holds that one's bytes.
+func TestNoReplaceHasOneWinner(t *testing.T) {
+	s, _ := newStore(t, Limits{})
+	ctx := context.Background()
+	var wins, conflicts atomic.Int32
+	var winner atomic.Value
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sp := space(t, s, "x")
+			body := fmt.Sprintf("creator %d", i)
+			_, err := sp.WriteBytes(ctx, "once.txt", []byte(body), WriteOptions{NoReplace: true})
+			switch KindOf(err) {
+			case KindConflict:
+				conflicts.Add(1)
+			default:
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				wins.Add(1)
+				winner.Store(body)
+			}
+		}()
+	}
+	wg.Wait()
+	if wins.Load() != 1 || conflicts.Load() != 19 {
+		t.Fatalf("%d wins, %d conflicts", wins.Load(), conflicts.Load())
+	}
+	sp := space(t, s, "x")
+	if got := readAll(t, sp, "once.txt"); got != winner.Load() {
+		t.Fatalf("file holds %q, winner wrote %q", got, winner.Load())
+	}
+	if entries, _ := os.ReadDir(filepath.Join(s.Dir(), "x")); len(entries) != 1 {
+		t.Fatalf("leftovers: %v", entries)
 	}
 }

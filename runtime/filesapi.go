@@ -70,10 +70,7 @@ func (s *session) filesInfo(sp *files.Space, call goja.FunctionCall) goja.Value 
 
 func (s *session) filesCreate(sp *files.Space, call goja.FunctionCall) goja.Value {
 	name := s.stringArg(call, 0, "files.create(name, mime?)", "name")
-	if _, err := sp.Stat(name); err == nil {
-		s.throw("ConflictError", "files.create: "+name+" already exists; use files.writeText to replace it")
-	}
-	info, err := sp.WriteBytes(s.ctx, name, nil, files.WriteOptions{Budget: s.budget})
+	info, err := sp.WriteBytes(s.ctx, name, nil, files.WriteOptions{Budget: s.budget, NoReplace: true})
 	if err != nil {
 		s.throwFiles(err)
 	}
