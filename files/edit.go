@@ -129,7 +129,9 @@ func (sp *Space) renameLocked(r *os.Root, from, to string) (Info, error) {
 	if err := r.Rename(from, to); err != nil {
 		return Info{}, classify(op, from, err)
 	}
-	sp.q.used -= replaced
+	if sp.q.loaded {
+		sp.q.used -= replaced
+	}
 	return Info{Name: to, Size: fi.Size(), ModTime: fi.ModTime(), Replaced: replaced}, nil
 }
 

@@ -61,16 +61,13 @@ func (sp *Space) root(create bool) (*os.Root, error) {
 		if err != nil || r == nil {
 			return nil, nil, err
 		}
-		if err := sp.loadUsage(r); err != nil {
-			release()
-			return nil, nil, err
-		}
 		return r, release, nil
 	})
 }
 
-// loadUsage counts the bytes on disk the first time this process opens the
-// conversation; afterwards every write and removal keeps the count.
+// loadUsage counts the bytes on disk the first time this process writes to
+// the conversation; afterwards every write and removal keeps the count.
+// Reads never need it, so serving a file never walks its conversation.
 func (sp *Space) loadUsage(r *os.Root) error {
 	sp.q.mu.Lock()
 	defer sp.q.mu.Unlock()
@@ -173,7 +170,7 @@ func (sp *Space) Remove(name string) error {
 	if err == nil {
 		err = r.Remove(name)
 	}
-	if err == nil && fi.Mode().IsRegular() {
+	if err == nil && fi.Mode().IsRegular() && sp.q.loaded {
 		sp.q.used -= fi.Size()
 	}
 	sp.q.mu.Unlock()

@@ -268,3 +268,33 @@ func TestFolderDeletedByAnotherProcess(t *testing.T) {
 		t.Fatal("the write went to the deleted folder")
 	}
 }
+
+// TestQuotaCountsFilesWrittenByAnotherProcess: a second Store over the same
+// folder (another convfiles process) that reads, removes and renames first
+// still counts what is on disk when it writes.
+func TestQuotaCountsFilesWrittenByAnotherProcess(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "files")
+	first, _ := OpenStore(dir, Options{})
+	sp := space(t, first, "q")
+	ctx := context.Background()
+	for _, n := range []string{"a", "b", "c"} {
+		sp.WriteBytes(ctx, n, make([]byte, 300), WriteOptions{})
+	}
+	first.Close()
+
+	second, err := OpenStore(dir, Options{Limits: Limits{MaxConversationBytes: 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	sp2 := space(t, second, "q")
+	readAll(t, sp2, "a")
+	sp2.Remove("a")       // before the count is loaded: 600 bytes remain
+	sp2.Rename("b", "b2") // a rename changes no usage
+	if _, err := sp2.WriteBytes(ctx, "d", make([]byte, 400), WriteOptions{}); err != nil {
+		t.Fatalf("600 + 400 fit 1000: %v", err)
+	}
+	if _, err := sp2.WriteBytes(ctx, "e", make([]byte, 1), WriteOptions{}); KindOf(err) != KindTooLarge {
+		t.Fatalf("a byte over the quota: %v", err)
+	}
+}

@@ -60,6 +60,9 @@ func (sp *Space) newWriter(ctx context.Context, name string, opts WriteOptions, 
 	if err != nil {
 		return nil, classify(op, name, err)
 	}
+	if err := sp.loadUsage(r); err != nil {
+		return nil, classify(op, name, err)
+	}
 	dir := path.Dir(name)
 	if dir != "." {
 		if err := r.MkdirAll(dir, 0o755); err != nil {
