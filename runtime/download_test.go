@@ -28,6 +28,11 @@ func TestFilesDownload(t *testing.T) {
 	if got["name"] != "sales.csv" || got["size"] != float64(14) || got["mime_type"] != "text/csv" || len(rep.FilesTouched) != 1 {
 		t.Fatalf("download %v %+v", got, rep.FilesTouched)
 	}
+	var escape string
+	e.ok("dl", `try { files.download("`+srv.URL+`/x", "../escape.csv"); "fetched" } catch (e) { e.name }`, &escape)
+	if escape != "ValidationError" {
+		t.Fatalf("a traversal filename: %q", escape)
+	}
 	var named, huge string
 	e.ok("dl", `files.download("`+srv.URL+`/x", "in/renamed.csv").name`, &named)
 	e.ok("dl", `try { files.download("`+srv.URL+`/huge"); "fetched" } catch (e) { e.name + ": " + e.message }`, &huge)
