@@ -105,6 +105,9 @@ func sweepReserved(r *os.Root, log *slog.Logger) error {
 			return nil
 		}
 		if p != "." && IsReserved(d.Name()) {
+			if d.IsDir() && d.Name() == versionsDir {
+				return fs.SkipDir // kept versions, not leftovers
+			}
 			if !d.IsDir() && inUse(r, p) {
 				return nil
 			}

@@ -95,19 +95,18 @@ func (sp *Space) Rename(from, to string) (Info, error) {
 		}
 	}
 	sp.q.mu.Lock()
+	defer sp.q.mu.Unlock()
 	info, err := sp.renameLocked(r, from, to)
-	sp.q.mu.Unlock()
 	if err != nil {
 		return Info{}, err
 	}
 	syncDir(r, path.Dir(from))
 	syncDir(r, path.Dir(to))
-	now := sp.opts.Now()
-	sp.opts.Bus.Publish(Event{Type: FileDeleted, Conversation: sp.id, Name: from, Time: now})
-	sp.opts.Bus.Publish(Event{Type: FileCreated, Conversation: sp.id, Name: to, Size: info.Size, Time: now})
 	return info, nil
 }
 
+// renameLocked renames from to to; a file it replaces is kept as a version
+// when the index knows it. The ID of from survives. Call with q.mu held.
 func (sp *Space) renameLocked(r *os.Root, from, to string) (Info, error) {
 	const op = "rename"
 	fi, err := r.Lstat(from)
@@ -117,7 +116,7 @@ func (sp *Space) renameLocked(r *os.Root, from, to string) (Info, error) {
 	if err := requireRegular(op, from, fi); err != nil {
 		return Info{}, err
 	}
-	var replaced int64
+	replaced := int64(-1)
 	switch old, err := r.Lstat(to); {
 	case err == nil && old.IsDir():
 		return Info{}, E(op, KindConflict, to, "is a folder; choose another name", nil)
@@ -126,13 +125,31 @@ func (sp *Space) renameLocked(r *os.Root, from, to string) (Info, error) {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return Info{}, classify(op, to, err)
 	}
+	c := Change{Type: FileModified, RenamedFrom: from}
+	if dst, known := sp.lookup(to); known && replaced >= 0 && from != to {
+		c.Replaced = &dst
+		if sp.keep() > 0 && sp.keepVersion(r, to, dst) {
+			c.Kept = sp.versionOf(dst, "overwrite")
+		}
+	}
 	if err := r.Rename(from, to); err != nil {
+		if c.Kept != nil {
+			r.Remove(versionPath(c.Kept.FileID, c.Kept.Version))
+		}
 		return Info{}, classify(op, from, err)
 	}
-	if sp.q.loaded {
-		sp.q.used -= replaced
+	if sp.q.loaded && c.Kept == nil {
+		sp.q.used -= max(replaced, 0)
 	}
-	return Info{Name: to, Size: fi.Size(), ModTime: fi.ModTime(), Replaced: replaced}, nil
+	rec, known := sp.lookup(from)
+	if !known {
+		rec = Record{Conversation: sp.id, Size: fi.Size(), DiskTime: fi.ModTime().UnixNano()}
+		c.Type, c.RenamedFrom = FileCreated, ""
+	}
+	rec.Name, rec.Modified = to, sp.opts.Now()
+	c.Record = sp.stamp(rec)
+	rec = sp.apply(r, c)
+	return Info{ID: rec.ID, Name: to, Size: fi.Size(), ModTime: fi.ModTime(), Replaced: replaced}, nil
 }
 
 // ReplaceLines replaces lines start to end (1-based, inclusive) of the file

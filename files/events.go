@@ -14,15 +14,25 @@ const (
 	FileCreated  EventType = "file:created"
 	FileModified EventType = "file:modified"
 	FileDeleted  EventType = "file:deleted"
+	// ConversationDeleted reports that a conversation and all its files
+	// and versions were deleted.
+	ConversationDeleted EventType = "conversation:deleted"
 )
 
-// Event reports one change to one file.
+// Event reports one change to one file. Seq orders the events of a Store
+// with an index (1, 2, …, never reused); it is 0 without one.
 type Event struct {
+	Seq          int64     `json:"seq,omitempty"`
 	Type         EventType `json:"type"`
 	Conversation string    `json:"conversation"`
+	ID           string    `json:"id,omitempty"`
 	Name         string    `json:"name"`
 	Size         int64     `json:"size"`
-	Time         time.Time `json:"time"`
+	MIME         string    `json:"mime_type,omitempty"`
+	Session      string    `json:"source_session_id,omitempty"`
+	// RenamedFrom is the old name when a modification is a rename.
+	RenamedFrom string    `json:"renamed_from,omitempty"`
+	Time        time.Time `json:"time"`
 }
 
 // Bus is the in-process event bus every change is published on. Publishing

@@ -29,6 +29,8 @@ type Space struct {
 
 // Info describes one file of a Space.
 type Info struct {
+	// ID is the file's ID in the index; "" without one.
+	ID      string    `json:"id,omitempty"`
 	Name    string    `json:"name"`
 	Size    int64     `json:"size"`
 	ModTime time.Time `json:"modified"`
@@ -79,6 +81,15 @@ func (sp *Space) loadUsage(r *os.Root) error {
 	if err != nil {
 		return err
 	}
+	// Kept versions count too: they are the conversation's bytes.
+	fs.WalkDir(r.FS(), versionsDir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				total += fi.Size()
+			}
+		}
+		return nil
+	})
 	sp.q.used += total
 	sp.q.loaded = true
 	return nil
@@ -163,22 +174,38 @@ func (sp *Space) Remove(name string) error {
 		return notFound(op, name)
 	}
 	sp.q.mu.Lock()
+	defer sp.q.mu.Unlock()
 	fi, err := r.Lstat(name)
 	if err == nil && fi.IsDir() {
 		err = E(op, KindConflict, name, "is a folder; only files can be removed", nil)
 	}
-	if err == nil {
-		err = r.Remove(name)
-	}
-	if err == nil && fi.Mode().IsRegular() && sp.q.loaded {
-		sp.q.used -= fi.Size()
-	}
-	sp.q.mu.Unlock()
 	if err != nil {
 		return classify(op, name, err)
 	}
+	rec, known := sp.lookup(name)
+	regular := fi.Mode().IsRegular()
+	var kept *Version
+	if known && regular && sp.keep() > 0 {
+		// The content moves into the versions folder: nothing is copied
+		// and the delete can be undone.
+		if err = r.MkdirAll(versionsDir+"/"+rec.ID, 0o700); err == nil {
+			err = r.Rename(name, versionPath(rec.ID, rec.Version))
+		}
+		kept = sp.versionOf(rec, "delete")
+	} else {
+		err = r.Remove(name)
+	}
+	if err != nil {
+		return classify(op, name, err)
+	}
+	if regular && kept == nil && sp.q.loaded {
+		sp.q.used -= fi.Size()
+	}
 	syncDir(r, path.Dir(name))
-	sp.opts.Bus.Publish(Event{Type: FileDeleted, Conversation: sp.id, Name: name, Time: sp.opts.Now()})
+	if !known {
+		rec = Record{Conversation: sp.id, Name: name, Size: fi.Size()}
+	}
+	sp.apply(r, Change{Type: FileDeleted, Record: rec, Kept: kept})
 	return nil
 }
 

@@ -22,6 +22,15 @@ type Options struct {
 	Now func() time.Time
 	// Logger receives internal failures; nil means slog.Default().
 	Logger *slog.Logger
+	// Index records every file's metadata, IDs and versions; nil means a
+	// Store without IDs, versions or an event history.
+	Index Index
+	// Versions is how many earlier versions of a file an indexed Store
+	// keeps: 0 means DefaultVersions, a negative number none.
+	Versions int
+	// Sniff names the MIME type of a file from its name and first bytes;
+	// nil means application/octet-stream for all.
+	Sniff func(name string, head []byte) string
 }
 
 func (o Options) withDefaults() Options {
@@ -31,6 +40,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
+	}
+	if o.Versions == 0 {
+		o.Versions = DefaultVersions
 	}
 	return o
 }
@@ -64,6 +76,12 @@ func OpenStore(dir string, opts Options) (*Store, error) {
 	if err := sweepReserved(root, s.opts.Logger); err != nil {
 		root.Close()
 		return nil, E(op, KindInternal, "", "cannot sweep leftover temporary files", err)
+	}
+	if opts.Index != nil {
+		if err := s.reconcile(); err != nil {
+			root.Close()
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -123,15 +141,21 @@ func (s *Store) openConversation(id string, create bool) (*os.Root, error) {
 
 // ConversationInfo summarizes one conversation's folder.
 type ConversationInfo struct {
-	ID       string    `json:"id"`
-	Files    int       `json:"files"`
-	Bytes    int64     `json:"bytes"`
-	Modified time.Time `json:"modified"` // the newest modification of any file, or of the folder when empty
+	ID    string `json:"id"`
+	Files int    `json:"files"`
+	Bytes int64  `json:"bytes"`
+	// VersionBytes is what the kept earlier versions hold; they count
+	// toward the conversation's quota too.
+	VersionBytes int64     `json:"version_bytes"`
+	Modified     time.Time `json:"modified"` // the newest modification of any file, or of the folder when empty
 }
 
 // Conversations lists every conversation folder, sorted by ID. Entries whose
 // names are not valid conversation IDs are not conversations and are skipped.
 func (s *Store) Conversations() ([]ConversationInfo, error) {
+	if s.opts.Index != nil {
+		return s.conversationsFromIndex()
+	}
 	entries, err := fs.ReadDir(s.root.FS(), ".")
 	if err != nil {
 		return nil, E("list conversations", KindInternal, "", "cannot read the data folder", err)
@@ -153,6 +177,21 @@ func (s *Store) Conversations() ([]ConversationInfo, error) {
 
 // Conversation summarizes one conversation's folder.
 func (s *Store) Conversation(id string) (ConversationInfo, error) {
+	if s.opts.Index != nil {
+		if err := ValidateConversationID(id); err != nil {
+			return ConversationInfo{}, err
+		}
+		list, err := s.conversationsFromIndex()
+		if err != nil {
+			return ConversationInfo{}, err
+		}
+		for _, c := range list {
+			if c.ID == id {
+				return c, nil
+			}
+		}
+		return ConversationInfo{}, E("summary", KindNotFound, id, "no such conversation", nil)
+	}
 	sp, err := s.Space(id)
 	if err != nil {
 		return ConversationInfo{}, err
@@ -184,6 +223,13 @@ func (s *Store) RemoveConversation(id string) error {
 	q.gen++
 	q.used, q.loaded = 0, false
 	s.roots.invalidate(id)
+	if s.opts.Index != nil {
+		evs, err := s.opts.Index.RemoveConversation(id)
+		if err != nil {
+			s.opts.Logger.Error("index: remove conversation; the next start-up reconciles it", "conversation", id, "err", err)
+		}
+		s.publish(evs)
+	}
 	if err := s.root.RemoveAll(trash); err != nil {
 		s.opts.Logger.Error("remove conversation folder", "conversation", id, "err", err)
 		return E(op, KindInternal, id, "", err)

@@ -13,6 +13,12 @@ type WriteOptions struct {
 	// NoReplace makes the write fail with KindConflict when the name
 	// exists, decided atomically on disk, even against other processes.
 	NoReplace bool
+	// Source and Session record where a new file came from; "" means
+	// SourceCreated. An overwrite keeps the file's original ones.
+	Source  Source
+	Session string
+
+	reviveID string // the ID of a deleted file that a restore brings back
 }
 
 // chunk is how much a streamed write reserves and writes at a time.

@@ -32,6 +32,7 @@ type Writer struct {
 	done   bool
 	off    int64        // where the next Write goes
 	lines  *lineIndexer // fed while the file is written in order; nil after a seek back
+	sum    *sequentialHash
 }
 
 // Create starts a new version of the file name, empty (mode "w").
@@ -77,6 +78,9 @@ func (sp *Space) newWriter(ctx context.Context, name string, opts WriteOptions, 
 	// The lock tells a sweep in another process that this temp file is live.
 	syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 	w := &Writer{sp: sp, ctx: ctx, opts: opts, r: r, f: f, name: name, tmp: tmp, lines: newLineIndexer()}
+	if sp.indexed() {
+		w.sum = newSequentialHash()
+	}
 	if appendTo {
 		if err := w.copyOld(); err != nil {
 			w.Abort()
@@ -99,7 +103,7 @@ func (w *Writer) copyOld() error {
 	if err := w.reserve(info.Size, false); err != nil {
 		return err
 	}
-	n, err := io.Copy(io.MultiWriter(w.f, w.lines), io.LimitReader(old, info.Size))
+	n, err := io.Copy(io.MultiWriter(w.f, w.lines, w.sum), io.LimitReader(old, info.Size))
 	if err != nil {
 		return classify("append", w.name, err)
 	}
@@ -163,6 +167,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 	if w.lines != nil {
 		w.lines.Write(p[:n])
 	}
+	w.sum.write(off, p[:n])
 	return n, nil
 }
 
@@ -201,10 +206,17 @@ func (w *Writer) Commit() (Info, error) {
 	if err != nil {
 		return fail(err)
 	}
+	rec := Record{Conversation: w.sp.id, Name: w.name, Size: fi.Size(), DiskTime: fi.ModTime().UnixNano(),
+		Source: w.opts.Source, Session: w.opts.Session, ID: w.opts.reviveID}
+	if w.sp.indexed() {
+		if rec.MIME, rec.SHA256, err = w.sp.describe(w.f, w.name, w.sum.sum(fi.Size())); err != nil {
+			return fail(err)
+		}
+	}
 	if err := w.f.Close(); err != nil {
 		return fail(err)
 	}
-	replaced, err := w.sp.commit(w.r, w.tmp, w.name, w.opts.NoReplace)
+	rec, replaced, err := w.sp.commit(w.r, w.tmp, rec, w.opts.NoReplace)
 	if err != nil {
 		return fail(err)
 	}
@@ -213,12 +225,7 @@ func (w *Writer) Commit() (Info, error) {
 	if w.lines != nil && w.lines.pos == fi.Size() {
 		w.sp.lineCache.put(w.sp.hostDir+"\x00"+w.name, w.lines.index(fi.Size(), fi.ModTime()))
 	}
-	ev := FileCreated
-	if replaced >= 0 {
-		ev = FileModified
-	}
-	w.sp.opts.Bus.Publish(Event{Type: ev, Conversation: w.sp.id, Name: w.name, Size: fi.Size(), Time: w.sp.opts.Now()})
-	return Info{Name: w.name, Size: fi.Size(), ModTime: fi.ModTime(), Replaced: replaced}, nil
+	return Info{ID: rec.ID, Name: w.name, Size: fi.Size(), ModTime: fi.ModTime(), Replaced: replaced}, nil
 }
 
 // Abort discards the written bytes and releases what they reserved. It is
@@ -234,43 +241,96 @@ func (w *Writer) Abort() {
 	w.opts.Budget.release(w.size - w.copied)
 }
 
-// commit renames tmp over name under the conversation's lock, so the bytes
-// of the file it replaces are released from the quota exactly once. It
-// returns the size of the replaced file, or -1 when there was none.
-func (sp *Space) commit(r *os.Root, tmp, name string, noReplace bool) (replaced int64, err error) {
+// commit renames tmp over rec.Name under the conversation's lock, so the
+// bytes of the file it replaces are released from the quota exactly once,
+// keeps the replaced content as a version, and records the change. It
+// returns the recorded file and the size of the replaced one, or -1 when
+// there was none.
+func (sp *Space) commit(r *os.Root, tmp string, rec Record, noReplace bool) (Record, int64, error) {
+	name := rec.Name
 	sp.q.mu.Lock()
 	defer sp.q.mu.Unlock()
 	if sp.q.gen != sp.gen {
-		return -1, errDeleted("write", name)
+		return rec, -1, errDeleted("write", name)
 	}
+	prev, known := sp.lookup(name)
+	replaced := int64(-1)
 	if noReplace {
 		// link(2) fails if the name exists: the check and the commit are
 		// one step, so two creators cannot both win.
 		if err := r.Link(tmp, name); err != nil {
 			if errors.Is(err, fs.ErrExist) {
-				return -1, E("write", KindConflict, name, "already exists", nil)
+				return rec, -1, E("write", KindConflict, name, "already exists", nil)
 			}
-			return -1, err
+			return rec, -1, err
 		}
-		return -1, r.Remove(tmp)
+		if err := r.Remove(tmp); err != nil {
+			return rec, -1, err
+		}
+		known = false
+	} else {
+		fi, err := r.Lstat(name)
+		switch {
+		case err == nil && fi.IsDir():
+			return rec, -1, E("write", KindConflict, name, "is a folder; choose another name", nil)
+		case err == nil && fi.Mode().IsRegular():
+			replaced = fi.Size()
+		case err == nil:
+			replaced = 0 // a link or other entry is replaced, never followed
+		case !errors.Is(err, fs.ErrNotExist):
+			return rec, -1, err
+		}
+		known = known && replaced >= 0
+		kept := known && sp.keep() > 0 && sp.keepVersion(r, name, prev)
+		if err := r.Rename(tmp, name); err != nil {
+			if kept {
+				r.Remove(versionPath(prev.ID, prev.Version))
+			}
+			return rec, -1, err
+		}
+		if !kept {
+			sp.q.used -= max(replaced, 0)
+		}
+		if kept {
+			return sp.apply(r, sp.recordWrite(rec, prev, sp.versionOf(prev, "overwrite"))), replaced, nil
+		}
 	}
-	replaced = -1
-	fi, err := r.Lstat(name)
-	switch {
-	case err == nil && fi.IsDir():
-		return -1, E("write", KindConflict, name, "is a folder; choose another name", nil)
-	case err == nil && fi.Mode().IsRegular():
-		replaced = fi.Size()
-	case err == nil:
-		replaced = 0 // a link or other entry is replaced, never followed
-	case !errors.Is(err, fs.ErrNotExist):
-		return -1, err
+	if known {
+		return sp.apply(r, sp.recordWrite(rec, prev, nil)), replaced, nil
 	}
-	if err := r.Rename(tmp, name); err != nil {
-		return -1, err
+	typ := FileCreated
+	if replaced >= 0 {
+		typ = FileModified
 	}
-	sp.q.used -= max(replaced, 0)
-	return replaced, nil
+	rec.Version = 1
+	if rec.ID != "" { // a deleted file restored: its versions go on
+		if old, err := sp.opts.Index.ByID(rec.ID); err == nil {
+			rec.Version, rec.Source, rec.Session, rec.Created = old.Version+1, old.Source, old.Session, old.Created
+		}
+	}
+	return sp.apply(r, Change{Type: typ, Record: sp.stamp(rec)}), replaced, nil
+}
+
+// recordWrite describes the overwrite of the indexed file prev by rec: the
+// ID, origin and creation time stay, the version goes up.
+func (sp *Space) recordWrite(rec, prev Record, kept *Version) Change {
+	rec.ID, rec.Source, rec.Session, rec.Created = prev.ID, prev.Source, prev.Session, prev.Created
+	rec.Version = prev.Version + 1
+	rec.Modified = sp.opts.Now()
+	return Change{Type: FileModified, Record: rec, Kept: kept}
+}
+
+// stamp sets the times and the default source of a new record.
+func (sp *Space) stamp(rec Record) Record {
+	now := sp.opts.Now()
+	if rec.Created.IsZero() {
+		rec.Created = now
+	}
+	rec.Modified = now
+	if rec.Source == "" {
+		rec.Source = SourceCreated
+	}
+	return rec
 }
 
 // syncDir makes a rename or removal in dir durable. A failure is not

@@ -1,0 +1,160 @@
+package files
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+)
+
+// versionsDir is the reserved folder, at the top of a conversation's
+// folder, that holds kept versions as versionsDir/<file id>/<version>.
+const versionsDir = ReservedPrefix + "versions"
+
+// DefaultVersions is how many earlier versions a file keeps by default.
+const DefaultVersions = 5
+
+// sniffBytes is how much of a file's head MIME detection looks at.
+const sniffBytes = 3072
+
+func versionPath(id string, n int) string {
+	return versionsDir + "/" + id + "/" + strconv.Itoa(n)
+}
+
+// indexed reports whether the Space records its files in an index: only
+// conversations of a Store with one do.
+func (sp *Space) indexed() bool { return sp.opts.Index != nil && sp.id != "" }
+
+// keep is how many versions a file of this Space keeps.
+func (sp *Space) keep() int {
+	if !sp.indexed() {
+		return 0
+	}
+	return max(sp.opts.Versions, 0)
+}
+
+// lookup returns the indexed record of name; ok is false when there is
+// none (no index, or a file the index has not seen yet).
+func (sp *Space) lookup(name string) (Record, bool) {
+	if !sp.indexed() {
+		return Record{}, false
+	}
+	rec, err := sp.opts.Index.Lookup(sp.id, name)
+	if err != nil {
+		if KindOf(err) != KindNotFound {
+			sp.opts.Logger.Error("index lookup", "conversation", sp.id, "name", name, "err", err)
+		}
+		return Record{}, false
+	}
+	return rec, true
+}
+
+// keepVersion links the current content of name into the versions folder
+// as version rec.Version, before a rename replaces or removes it. The link
+// shares the bytes: nothing is copied. It reports whether it kept one.
+func (sp *Space) keepVersion(r *os.Root, name string, rec Record) bool {
+	dst := versionPath(rec.ID, rec.Version)
+	if err := r.MkdirAll(versionsDir+"/"+rec.ID, 0o700); err != nil {
+		sp.opts.Logger.Error("keep version", "conversation", sp.id, "name", name, "err", err)
+		return false
+	}
+	err := r.Link(name, dst)
+	if errors.Is(err, fs.ErrExist) { // left by a crash before the index heard of it
+		r.Remove(dst)
+		err = r.Link(name, dst)
+	}
+	if err != nil {
+		sp.opts.Logger.Error("keep version", "conversation", sp.id, "name", name, "err", err)
+		return false
+	}
+	return true
+}
+
+// versionOf describes rec's content as a kept version.
+func (sp *Space) versionOf(rec Record, reason string) *Version {
+	return &Version{FileID: rec.ID, Version: rec.Version, Name: rec.Name, MIME: rec.MIME, Size: rec.Size,
+		SHA256: rec.SHA256, Saved: rec.Modified, Kept: sp.opts.Now(), Reason: reason}
+}
+
+// apply records c in the index, drops the bytes of pruned versions, and
+// publishes the event. The disk already changed, and disk is the truth: an
+// index failure is logged, not returned (the next start-up reconciles),
+// and the event goes out without a sequence number. Call with q.mu held.
+func (sp *Space) apply(r *os.Root, c Change) Record {
+	if !sp.indexed() {
+		ev := Event{Type: c.Type, Conversation: sp.id, Name: c.Record.Name, Size: c.Record.Size, RenamedFrom: c.RenamedFrom, Time: sp.opts.Now()}
+		sp.opts.Bus.Publish(ev)
+		return c.Record
+	}
+	c.Keep = sp.keep()
+	res, err := sp.opts.Index.Apply(c)
+	if err != nil {
+		sp.opts.Logger.Error("index update; the next start-up reconciles it", "conversation", sp.id, "name", c.Record.Name, "err", err)
+		sp.opts.Bus.Publish(Event{Type: c.Type, Conversation: sp.id, ID: c.Record.ID, Name: c.Record.Name, Size: c.Record.Size, Time: sp.opts.Now()})
+		return c.Record
+	}
+	for _, v := range res.Pruned {
+		if err := r.Remove(versionPath(v.FileID, v.Version)); err == nil && sp.q.loaded {
+			sp.q.used -= v.Size
+		}
+	}
+	for _, ev := range res.Events {
+		sp.opts.Bus.Publish(ev)
+	}
+	return res.Record
+}
+
+// describe computes the MIME type and SHA-256 of the open file f, reading
+// it from the start; sum, when not nil, is the SHA-256 already known.
+func (sp *Space) describe(f *os.File, name string, sum []byte) (mime, sha string, err error) {
+	head := make([]byte, sniffBytes)
+	n, err := f.ReadAt(head, 0)
+	if err != nil && err != io.EOF {
+		return "", "", err
+	}
+	mime = "application/octet-stream"
+	if sp.opts.Sniff != nil {
+		mime = sp.opts.Sniff(name, head[:n])
+	}
+	if sum == nil {
+		h := sha256.New()
+		if _, err := io.Copy(h, io.NewSectionReader(f, 0, 1<<62)); err != nil {
+			return "", "", err
+		}
+		sum = h.Sum(nil)
+	}
+	return mime, hex.EncodeToString(sum), nil
+}
+
+// Resolve turns what a caller calls a file, its ID or its name, into its
+// name. An ID is looked up in the index and must belong to this Space's
+// conversation and be live; anything else is validated as a name.
+func (sp *Space) Resolve(idOrName string) (string, error) {
+	if sp.indexed() && looksLikeID(idOrName) {
+		rec, err := sp.opts.Index.ByID(idOrName)
+		if err == nil && rec.Conversation == sp.id {
+			if rec.Deleted != nil {
+				return "", E("find", KindNotFound, idOrName, "the file with this ID was deleted; its versions can be restored", nil)
+			}
+			return rec.Name, nil
+		}
+	}
+	return ValidateName(idOrName)
+}
+
+// looksLikeID reports whether s has the shape of a file ID (a UUID).
+func looksLikeID(s string) bool {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '-' && !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,56 @@
+package files
+
+import (
+	"path"
+	"strings"
+)
+
+// ValidateGlob checks a listing pattern: path.Match syntax (*, ?, [a-z],
+// [^a-z], \ to escape). A pattern without "/" matches base names at any
+// depth ("*.csv"); one with "/" matches whole names ("data/*.csv").
+func ValidateGlob(pattern string) error {
+	if _, err := path.Match(pattern, ""); err != nil {
+		return E("list", KindInvalid, pattern, `the pattern is malformed; use *, ? and [a-z] as in "*.csv" or "data/*.json"`, nil)
+	}
+	return nil
+}
+
+// MatchGlob reports whether name matches a pattern checked by ValidateGlob.
+// The empty pattern matches every name.
+func MatchGlob(pattern, name string) bool {
+	if pattern == "" {
+		return true
+	}
+	target := name
+	if !strings.Contains(pattern, "/") {
+		target = path.Base(name)
+	}
+	ok, _ := path.Match(pattern, target)
+	return ok
+}
+
+// CoarseGlob turns a pattern into an SQLite GLOB expression that matches
+// every name MatchGlob matches, and maybe more (SQLite's * crosses "/"), so
+// an index can narrow a listing before MatchGlob decides. Escapes become
+// one-character classes, since SQLite's GLOB has no escape character.
+func CoarseGlob(pattern string) string {
+	var b strings.Builder
+	if !strings.Contains(pattern, "/") {
+		b.WriteByte('*') // the base name is a suffix of the name
+	}
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		if c == '\\' && i+1 < len(pattern) {
+			i++
+			switch n := pattern[i]; n {
+			case '*', '?', '[', ']':
+				b.WriteString("[" + string(n) + "]")
+			default:
+				b.WriteByte(n)
+			}
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,153 @@
+package files
+
+import (
+	"time"
+)
+
+// Source says where a file came from (seed 004's agent_files.source).
+type Source string
+
+// The sources of a file.
+const (
+	SourceUpload  Source = "upload"  // sent by a user
+	SourceCreated Source = "created" // written by an agent or a script
+	SourceDerived Source = "derived" // made from another file (copy, restore, conversion)
+)
+
+// Record is what the index knows about one file: seed 004's agent_files
+// columns plus the conversation, the content's SHA-256 and a version number
+// that grows with every write. The bytes themselves live on disk, which is
+// the truth the index is reconciled with.
+type Record struct {
+	ID           string    `json:"id"`
+	Conversation string    `json:"conversation"`
+	Name         string    `json:"name"`
+	MIME         string    `json:"mime_type"`
+	Size         int64     `json:"size"`
+	SHA256       string    `json:"sha256"`
+	Version      int       `json:"version"`
+	Source       Source    `json:"source"`
+	Session      string    `json:"source_session_id"`
+	Created      time.Time `json:"created_on"`
+	Modified     time.Time `json:"modified_on"`
+	// Deleted is set on a deleted file whose versions are still kept.
+	Deleted *time.Time `json:"deleted_on,omitempty"`
+	// DiskTime is the file's modification time on disk in nanoseconds; a
+	// mismatch at start-up means a change the index missed.
+	DiskTime int64 `json:"-"`
+}
+
+// Version is one kept earlier content of a file.
+type Version struct {
+	FileID  string    `json:"file_id"`
+	Version int       `json:"version"`
+	Name    string    `json:"name"` // the file's name when this content was replaced
+	MIME    string    `json:"mime_type"`
+	Size    int64     `json:"size"`
+	SHA256  string    `json:"sha256"`
+	Saved   time.Time `json:"saved_on"` // when it was written
+	Kept    time.Time `json:"kept_on"`  // when a write or a deletion replaced it
+	Reason  string    `json:"reason"`   // "overwrite" or "delete"
+}
+
+// SortKey orders a listing.
+type SortKey string
+
+// The sort keys of a listing.
+const (
+	SortName     SortKey = "name"
+	SortSize     SortKey = "size"
+	SortModified SortKey = "modified"
+)
+
+// ListQuery selects and orders a page of a conversation's files.
+type ListQuery struct {
+	Pattern string // a glob (see MatchGlob); "" matches every file
+	Sort    SortKey
+	Desc    bool
+	Limit   int // 0 means no limit
+	Offset  int
+}
+
+// Change is one change to one conversation's files, recorded by
+// Index.Apply in one transaction together with its event.
+type Change struct {
+	Type EventType
+	// Record is the file's new state (created, modified) or the state it
+	// had (deleted). Apply fills in a new ID when it is empty.
+	Record Record
+	// RenamedFrom is the old name when a modification is a rename.
+	RenamedFrom string
+	// Kept is the earlier content this change turned into a version.
+	Kept *Version
+	// Replaced is a file that a rename displaced; it becomes deleted.
+	Replaced *Record
+	// Keep is how many versions a file keeps; older ones are pruned.
+	Keep int
+}
+
+// Applied reports what Index.Apply did.
+type Applied struct {
+	// Events lists what changed, oldest first: the change itself, after
+	// the deletion of a file a rename displaced.
+	Events []Event
+	Record Record
+	// Pruned lists versions beyond the keep count, dropped from the index;
+	// the caller removes their bytes.
+	Pruned []Version
+}
+
+// DiskFile is a file found on disk by a reconciliation.
+type DiskFile struct {
+	Name     string
+	Size     int64
+	DiskTime int64
+	// Describe computes the MIME type and SHA-256; called only for files
+	// the index does not know in this exact state.
+	Describe func() (mime, sha string, err error)
+}
+
+// Index is the metadata index of a Store. Implementations must be safe for
+// concurrent use and durable: an Apply that returned is on disk.
+type Index interface {
+	// Lookup returns the live file (conversation, name).
+	Lookup(conversation, name string) (Record, error)
+	// ByID returns a file by ID, live or deleted.
+	ByID(id string) (Record, error)
+	// List returns one page of a conversation's live files and how many
+	// match in all.
+	List(conversation string, q ListQuery) ([]Record, int, error)
+	// Conversations summarizes every conversation with files or versions.
+	Conversations() ([]ConversationInfo, error)
+	// Apply records a change and its event.
+	Apply(c Change) (Applied, error)
+	// Versions lists a file's kept versions, newest first.
+	Versions(fileID string) ([]Version, error)
+	// Reconcile makes a conversation's live files match disk, returns the
+	// events of what it changed, and lists kept versions whose bytes are
+	// gone (dropped) so the caller can clean up bytes without a row.
+	Reconcile(conversation string, disk []DiskFile, versionsOnDisk map[string][]int) (ReconcileResult, error)
+	// ConversationIDs lists every conversation the index holds rows for.
+	ConversationIDs() ([]string, error)
+	// RemoveConversation drops every row of a conversation and records
+	// the deletion events.
+	RemoveConversation(conversation string) ([]Event, error)
+	// Events returns up to limit events after seq, for one conversation or
+	// ("") for all, oldest first.
+	Events(conversation string, after int64, limit int) ([]Event, error)
+	// LastEvent returns the newest event's sequence number.
+	LastEvent() (int64, error)
+	// FirstEvent returns the oldest event still kept, 0 when none: a
+	// client resuming from before it has missed events.
+	FirstEvent() (int64, error)
+	// Close releases the index.
+	Close() error
+}
+
+// ReconcileResult reports what a reconciliation changed.
+type ReconcileResult struct {
+	Events []Event
+	// OrphanVersions lists version bytes on disk that the index has no
+	// row for, by file ID; the caller removes them.
+	OrphanVersions map[string][]int
+}

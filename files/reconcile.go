@@ -1,0 +1,130 @@
+package files
+
+import (
+	"io/fs"
+	"sort"
+	"strconv"
+)
+
+// reconcile makes the index agree with disk, which is the truth for bytes:
+// files that appeared are added, files that vanished are removed, files
+// changed behind the index's back are described anew, and version bytes
+// without a row (a crash between disk and index) are removed. It runs at
+// start-up, before anyone else writes, and publishes what it changed.
+func (s *Store) reconcile() error {
+	const op = "reconcile"
+	ix := s.opts.Index
+	seen := map[string]bool{}
+	entries, err := fs.ReadDir(s.root.FS(), ".")
+	if err != nil {
+		return E(op, KindInternal, "", "cannot read the data folder", err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() || ValidateConversationID(e.Name()) != nil {
+			continue
+		}
+		seen[e.Name()] = true
+		if err := s.reconcileConversation(e.Name()); err != nil {
+			return err
+		}
+	}
+	ids, err := ix.ConversationIDs()
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if !seen[id] {
+			res, err := ix.Reconcile(id, nil, nil)
+			if err != nil {
+				return err
+			}
+			s.publish(res.Events)
+		}
+	}
+	return nil
+}
+
+func (s *Store) reconcileConversation(id string) error {
+	r, err := s.root.OpenRoot(id)
+	if err != nil {
+		return E("reconcile", KindInternal, id, "cannot open the conversation's folder", err)
+	}
+	defer r.Close()
+	sp := &Space{id: id, opts: s.opts}
+	var disk []DiskFile
+	err = walkFiles(r, func(name string, fi fs.FileInfo) {
+		disk = append(disk, DiskFile{Name: name, Size: fi.Size(), DiskTime: fi.ModTime().UnixNano(),
+			Describe: func() (string, string, error) {
+				f, _, err := openRegular(r, "reconcile", name)
+				if err != nil {
+					return "", "", err
+				}
+				defer f.Close()
+				return sp.describe(f, name, nil)
+			}})
+	})
+	if err != nil {
+		return E("reconcile", KindInternal, id, "cannot walk the conversation's folder", err)
+	}
+	res, err := s.opts.Index.Reconcile(id, disk, versionsOnDisk(r))
+	if err != nil {
+		return err
+	}
+	for fileID, ns := range res.OrphanVersions {
+		for _, n := range ns {
+			r.Remove(versionPath(fileID, n))
+		}
+		r.Remove(versionsDir + "/" + fileID) // only if now empty
+	}
+	s.publish(res.Events)
+	return nil
+}
+
+func (s *Store) publish(evs []Event) {
+	for _, ev := range evs {
+		s.opts.Bus.Publish(ev)
+	}
+}
+
+// parseVersion reads a version file's name: a positive decimal number.
+func parseVersion(s string) (int, bool) {
+	n, err := strconv.Atoi(s)
+	return n, err == nil && n > 0 && strconv.Itoa(n) == s
+}
+
+// FileByID returns the indexed record of a file, live or deleted, in any
+// conversation. It fails with KindNotFound without an index.
+func (s *Store) FileByID(id string) (Record, error) {
+	if s.opts.Index == nil || !looksLikeID(id) {
+		return Record{}, E("find", KindNotFound, id, "no file has this ID", nil)
+	}
+	return s.opts.Index.ByID(id)
+}
+
+// Index returns the Store's index, or nil.
+func (s *Store) Index() Index { return s.opts.Index }
+
+// conversationsFromIndex lists the conversations the index knows, plus
+// empty folders on disk, sorted by ID.
+func (s *Store) conversationsFromIndex() ([]ConversationInfo, error) {
+	list, err := s.opts.Index.Conversations()
+	if err != nil {
+		return nil, err
+	}
+	known := map[string]bool{}
+	for _, c := range list {
+		known[c.ID] = true
+	}
+	entries, _ := fs.ReadDir(s.root.FS(), ".")
+	for _, e := range entries {
+		if e.IsDir() && !known[e.Name()] && ValidateConversationID(e.Name()) == nil {
+			info := ConversationInfo{ID: e.Name()}
+			if fi, err := e.Info(); err == nil {
+				info.Modified = fi.ModTime()
+			}
+			list = append(list, info)
+		}
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+	return list, nil
+}

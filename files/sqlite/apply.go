@@ -1,0 +1,178 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/google/uuid"
+
+	"convfiles/files"
+)
+
+// Apply records a change and its events in one transaction.
+func (ix *Index) Apply(c files.Change) (files.Applied, error) {
+	const op = "index"
+	var res files.Applied
+	err := ix.inTx(func(tx *sql.Tx) error {
+		now := ix.now()
+		rec := c.Record
+		if c.Kept != nil {
+			if err := insertVersion(tx, rec.Conversation, *c.Kept); err != nil {
+				return err
+			}
+		}
+		if c.Replaced != nil {
+			if err := markDeleted(tx, c.Replaced.ID, now); err != nil {
+				return err
+			}
+			ev, err := insertEvent(tx, files.Event{Type: files.FileDeleted, Conversation: c.Replaced.Conversation,
+				ID: c.Replaced.ID, Name: c.Replaced.Name, Time: now})
+			if err != nil {
+				return err
+			}
+			res.Events = append(res.Events, ev)
+		}
+		switch c.Type {
+		case files.FileDeleted:
+			if rec.ID != "" {
+				if err := markDeleted(tx, rec.ID, now); err != nil {
+					return err
+				}
+			}
+		default:
+			if rec.ID == "" {
+				rec.ID = uuid.NewString()
+			}
+			if err := putLive(tx, rec, now); err != nil {
+				return err
+			}
+		}
+		if c.Kept != nil {
+			pruned, err := prune(tx, c.Kept.FileID, c.Keep)
+			if err != nil {
+				return err
+			}
+			res.Pruned = pruned
+		}
+		if err := dropUnkept(tx, rec.ID); err != nil {
+			return err
+		}
+		if c.Replaced != nil {
+			if err := dropUnkept(tx, c.Replaced.ID); err != nil {
+				return err
+			}
+		}
+		ev, err := insertEvent(tx, files.Event{Type: c.Type, Conversation: rec.Conversation, ID: rec.ID, Name: rec.Name,
+			Size: rec.Size, MIME: rec.MIME, Session: rec.Session, RenamedFrom: c.RenamedFrom, Time: now})
+		if err != nil {
+			return err
+		}
+		res.Events = append(res.Events, ev)
+		res.Record = rec
+		return nil
+	})
+	return res, wrap(op, err)
+}
+
+// putLive writes rec as a live file. Another live row with its name (one
+// the caller did not know about) is marked deleted first, so the name stays
+// unique.
+func putLive(tx *sql.Tx, rec files.Record, now timeT) error {
+	_, err := tx.Exec(`UPDATE files SET deleted_on = ? WHERE conversation = ? AND name = ? AND deleted_on IS NULL AND id != ?`,
+		stamp(now), rec.Conversation, rec.Name, rec.ID)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(`DELETE FROM files WHERE conversation = ? AND name = ? AND deleted_on IS NOT NULL AND id != ?
+		AND NOT EXISTS (SELECT 1 FROM versions WHERE file_id = files.id)`, rec.Conversation, rec.Name, rec.ID)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(`INSERT INTO files (id, conversation, name, mime_type, size, sha256, version, source,
+			source_session_id, disk_path, created_on, modified_on, deleted_on, disk_time)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+		ON CONFLICT (id) DO UPDATE SET name = excluded.name, mime_type = excluded.mime_type,
+			size = excluded.size, sha256 = excluded.sha256, version = excluded.version,
+			disk_path = excluded.disk_path, modified_on = excluded.modified_on, deleted_on = NULL,
+			disk_time = excluded.disk_time`,
+		rec.ID, rec.Conversation, rec.Name, rec.MIME, rec.Size, rec.SHA256, max(rec.Version, 1), string(rec.Source),
+		rec.Session, rec.Conversation+"/"+rec.Name, stamp(rec.Created), stamp(rec.Modified), rec.DiskTime)
+	return err
+}
+
+func markDeleted(tx *sql.Tx, id string, now timeT) error {
+	_, err := tx.Exec(`UPDATE files SET deleted_on = ? WHERE id = ? AND deleted_on IS NULL`, stamp(now), id)
+	return err
+}
+
+// dropUnkept removes the row of a deleted file that has no versions left:
+// nothing of it can be restored any more.
+func dropUnkept(tx *sql.Tx, id string) error {
+	_, err := tx.Exec(`DELETE FROM files WHERE id = ? AND deleted_on IS NOT NULL
+		AND NOT EXISTS (SELECT 1 FROM versions WHERE file_id = ?)`, id, id)
+	return err
+}
+
+func insertVersion(tx *sql.Tx, conversation string, v files.Version) error {
+	_, err := tx.Exec(`INSERT OR REPLACE INTO versions (file_id, version, conversation, name, mime_type, size, sha256,
+			saved_on, kept_on, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		v.FileID, v.Version, conversation, v.Name, v.MIME, v.Size, v.SHA256, stamp(v.Saved), stamp(v.Kept), v.Reason)
+	return err
+}
+
+// prune drops the versions of a file beyond the newest keep and returns
+// them, so their bytes can be removed.
+func prune(tx *sql.Tx, fileID string, keep int) ([]files.Version, error) {
+	rows, err := tx.Query(`SELECT version, size FROM versions WHERE file_id = ? ORDER BY version DESC LIMIT -1 OFFSET ?`, fileID, max(keep, 0))
+	if err != nil {
+		return nil, err
+	}
+	var out []files.Version
+	for rows.Next() {
+		v := files.Version{FileID: fileID}
+		if err := rows.Scan(&v.Version, &v.Size); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	rows.Close()
+	for _, v := range out {
+		if _, err := tx.Exec(`DELETE FROM versions WHERE file_id = ? AND version = ?`, fileID, v.Version); err != nil {
+			return nil, err
+		}
+	}
+	return out, rows.Err()
+}
+
+// RemoveConversation drops every row of a conversation and records one
+// conversation:deleted event.
+func (ix *Index) RemoveConversation(conversation string) ([]files.Event, error) {
+	var evs []files.Event
+	err := ix.inTx(func(tx *sql.Tx) error {
+		if _, err := tx.Exec(`DELETE FROM versions WHERE conversation = ?`, conversation); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`DELETE FROM files WHERE conversation = ?`, conversation); err != nil {
+			return err
+		}
+		ev, err := insertEvent(tx, files.Event{Type: files.ConversationDeleted, Conversation: conversation, Time: ix.now()})
+		evs = append(evs, ev)
+		return err
+	})
+	return evs, wrap("remove conversation", err)
+}
+
+// inTx runs fn in a write transaction (BEGIN IMMEDIATE: it waits for other
+// processes' writers instead of failing half-way).
+func (ix *Index) inTx(fn func(*sql.Tx) error) error {
+	tx, err := ix.w.BeginTx(context.Background(), nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}

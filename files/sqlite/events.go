@@ -1,0 +1,74 @@
+package sqlite
+
+import (
+	"database/sql"
+	"time"
+
+	"convfiles/files"
+)
+
+type timeT = time.Time
+
+// eventsKept is how many events the history holds; older ones are pruned,
+// and a client resuming from before them is told to reload.
+const eventsKept = 100_000
+
+// insertEvent appends ev to the history and returns it with its sequence
+// number. Every 1000th event prunes the history.
+func insertEvent(tx *sql.Tx, ev files.Event) (files.Event, error) {
+	res, err := tx.Exec(`INSERT INTO events (conversation, type, file_id, name, size, mime_type, source_session_id,
+			renamed_from, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		ev.Conversation, string(ev.Type), ev.ID, ev.Name, ev.Size, ev.MIME, ev.Session, ev.RenamedFrom, stamp(ev.Time))
+	if err != nil {
+		return ev, err
+	}
+	if ev.Seq, err = res.LastInsertId(); err != nil {
+		return ev, err
+	}
+	if ev.Seq%1000 == 0 {
+		_, err = tx.Exec(`DELETE FROM events WHERE seq <= ?`, ev.Seq-eventsKept)
+	}
+	return ev, err
+}
+
+// Events returns up to limit events after seq, for one conversation or
+// ("") for all, oldest first.
+func (ix *Index) Events(conversation string, after int64, limit int) ([]files.Event, error) {
+	q := `SELECT seq, conversation, type, file_id, name, size, mime_type, source_session_id, renamed_from, time
+		FROM events WHERE seq > ?`
+	args := []any{after}
+	if conversation != "" {
+		q += ` AND conversation = ?`
+		args = append(args, conversation)
+	}
+	rows, err := ix.r.Query(q+` ORDER BY seq LIMIT ?`, append(args, limit)...)
+	if err != nil {
+		return nil, wrap("events", err)
+	}
+	defer rows.Close()
+	var out []files.Event
+	for rows.Next() {
+		var ev files.Event
+		var typ, at string
+		if err := rows.Scan(&ev.Seq, &ev.Conversation, &typ, &ev.ID, &ev.Name, &ev.Size, &ev.MIME, &ev.Session, &ev.RenamedFrom, &at); err != nil {
+			return nil, wrap("events", err)
+		}
+		ev.Type, ev.Time = files.EventType(typ), parseStamp(at)
+		out = append(out, ev)
+	}
+	return out, wrap("events", rows.Err())
+}
+
+// LastEvent returns the newest event's sequence number, 0 when none.
+func (ix *Index) LastEvent() (int64, error) {
+	var seq sql.NullInt64
+	err := ix.r.QueryRow(`SELECT MAX(seq) FROM events`).Scan(&seq)
+	return seq.Int64, wrap("events", err)
+}
+
+// FirstEvent returns the oldest kept event's sequence number, 0 when none.
+func (ix *Index) FirstEvent() (int64, error) {
+	var seq sql.NullInt64
+	err := ix.r.QueryRow(`SELECT MIN(seq) FROM events`).Scan(&seq)
+	return seq.Int64, wrap("events", err)
+}

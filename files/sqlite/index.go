@@ -1,0 +1,137 @@
+// Package sqlite is the metadata index of convfiles (files.Index) in an
+// SQLite file: modernc.org/sqlite, no cgo, write-ahead logging, schema
+// migrations embedded in the binary. Several processes (the server and the
+// CLI) may open the same file; SQLite serializes their writers.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"convfiles/files"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Index is a files.Index in an SQLite file.
+type Index struct {
+	w *sql.DB // one connection: this process's single writer
+	r *sql.DB // readers, in parallel under WAL
+	// now tells the time; tests may replace it.
+	now func() time.Time
+}
+
+var _ files.Index = (*Index)(nil)
+
+// Open opens (creating and migrating it if needed) the index at path.
+func Open(path string) (*Index, error) {
+	// synchronous=NORMAL with WAL: a commit survives a crash of the
+	// process; a power cut may lose the newest ones, which the start-up
+	// reconciliation with disk restores.
+	q := url.Values{}
+	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(ON)"} {
+		q.Add("_pragma", p)
+	}
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	r, err := sql.Open("sqlite", dsn+"&mode=ro")
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open index %s: %w", path, err)
+	}
+	r.SetMaxOpenConns(8)
+	ix := &Index{w: w, r: r, now: time.Now}
+	if err := ix.migrate(); err != nil {
+		ix.Close()
+		return nil, fmt.Errorf("index %s: %w", path, err)
+	}
+	return ix, nil
+}
+
+// Close closes the index.
+func (ix *Index) Close() error {
+	errR := ix.r.Close()
+	if err := ix.w.Close(); err != nil {
+		return err
+	}
+	return errR
+}
+
+// migrate applies the embedded migrations the file has not seen yet,
+// tracked in PRAGMA user_version, each in its own transaction.
+func (ix *Index) migrate() error {
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	ctx := context.Background()
+	for i, name := range names {
+		tx, err := ix.w.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		var have int
+		if err := tx.QueryRow("PRAGMA user_version").Scan(&have); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if have > i {
+			tx.Rollback()
+			continue
+		}
+		body, _ := migrations.ReadFile(name)
+		if _, err := tx.Exec(string(body)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %s: %w", name, err)
+		}
+		if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// timeLayout stores times as fixed-width UTC text, so they sort as text.
+const timeLayout = "2006-01-02T15:04:05.000000000Z"
+
+func stamp(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func parseStamp(s string) time.Time {
+	t, _ := time.Parse(timeLayout, s)
+	return t
+}
+
+// wrap turns a database error into a files.Error of kind Internal.
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if files.KindOf(err) != files.KindInternal {
+		return err
+	}
+	return files.E(op, files.KindInternal, "", "the metadata index failed", err)
+}
+
+// placeholders returns "?, ?, …" for n values.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}

@@ -1,0 +1,114 @@
+package sqlite
+
+import (
+	"convfiles/files"
+)
+
+// orderBy maps a sort key to its ORDER BY clause; each has an index.
+func orderBy(key files.SortKey, desc bool) string {
+	dir := " ASC"
+	if desc {
+		dir = " DESC"
+	}
+	switch key {
+	case files.SortSize:
+		return "size" + dir + ", name" + dir
+	case files.SortModified:
+		return "modified_on" + dir + ", name" + dir
+	}
+	return "name" + dir
+}
+
+// List returns one page of a conversation's live files and how many match
+// in all. A pattern narrows the rows in SQL (files.CoarseGlob) and is then
+// decided exactly on names alone; only the page's rows are read in full.
+func (ix *Index) List(conversation string, q files.ListQuery) ([]files.Record, int, error) {
+	const op = "list"
+	where := `conversation = ? AND deleted_on IS NULL`
+	args := []any{conversation}
+	if q.Pattern != "" {
+		where += ` AND name GLOB ?`
+		args = append(args, files.CoarseGlob(q.Pattern))
+	}
+	order := orderBy(q.Sort, q.Desc)
+	if q.Pattern == "" {
+		var total int
+		if err := ix.r.QueryRow(`SELECT COUNT(*) FROM files WHERE `+where, args...).Scan(&total); err != nil {
+			return nil, 0, wrap(op, err)
+		}
+		limit := q.Limit
+		if limit <= 0 {
+			limit = -1
+		}
+		recs, err := ix.records(`SELECT `+fileColumns+` FROM files WHERE `+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
+			append(args, limit, q.Offset)...)
+		return recs, total, err
+	}
+	rows, err := ix.r.Query(`SELECT id, name FROM files WHERE `+where+` ORDER BY `+order, args...)
+	if err != nil {
+		return nil, 0, wrap(op, err)
+	}
+	var page []any
+	total := 0
+	for rows.Next() {
+		var id, name string
+		if err := rows.Scan(&id, &name); err != nil {
+			rows.Close()
+			return nil, 0, wrap(op, err)
+		}
+		if !files.MatchGlob(q.Pattern, name) {
+			continue
+		}
+		if total >= q.Offset && (q.Limit <= 0 || len(page) < q.Limit) {
+			page = append(page, id)
+		}
+		total++
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, 0, wrap(op, err)
+	}
+	if len(page) == 0 {
+		return []files.Record{}, total, nil
+	}
+	recs, err := ix.recordsByID(page)
+	if err != nil {
+		return nil, 0, err
+	}
+	files.SortRecords(recs, q.Sort, q.Desc)
+	return recs, total, nil
+}
+
+// recordsByID reads the rows of ids, in batches that stay under SQLite's
+// limit on bound parameters.
+func (ix *Index) recordsByID(ids []any) ([]files.Record, error) {
+	const batch = 500
+	var out []files.Record
+	for len(ids) > 0 {
+		n := min(batch, len(ids))
+		recs, err := ix.records(`SELECT `+fileColumns+` FROM files WHERE id IN (`+placeholders(n)+`)`, ids[:n]...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, recs...)
+		ids = ids[n:]
+	}
+	return out, nil
+}
+
+func (ix *Index) records(query string, args ...any) ([]files.Record, error) {
+	rows, err := ix.r.Query(query, args...)
+	if err != nil {
+		return nil, wrap("list", err)
+	}
+	defer rows.Close()
+	out := []files.Record{}
+	for rows.Next() {
+		rec, err := scanRecord(rows)
+		if err != nil {
+			return nil, wrap("list", err)
+		}
+		out = append(out, rec)
+	}
+	return out, wrap("list", rows.Err())
+}

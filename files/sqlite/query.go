@@ -1,0 +1,117 @@
+package sqlite
+
+import (
+	"database/sql"
+	"errors"
+
+	"convfiles/files"
+)
+
+// fileColumns are the columns scanRecord reads, in its order.
+const fileColumns = `id, conversation, name, mime_type, size, sha256, version, source,
+	source_session_id, created_on, modified_on, deleted_on, disk_time`
+
+type scanner interface{ Scan(...any) error }
+
+func scanRecord(row scanner) (files.Record, error) {
+	var rec files.Record
+	var source, created, modified string
+	var deleted sql.NullString
+	err := row.Scan(&rec.ID, &rec.Conversation, &rec.Name, &rec.MIME, &rec.Size, &rec.SHA256, &rec.Version,
+		&source, &rec.Session, &created, &modified, &deleted, &rec.DiskTime)
+	if err != nil {
+		return rec, err
+	}
+	rec.Source = files.Source(source)
+	rec.Created, rec.Modified = parseStamp(created), parseStamp(modified)
+	if deleted.Valid {
+		t := parseStamp(deleted.String)
+		rec.Deleted = &t
+	}
+	return rec, nil
+}
+
+// Lookup returns the live file (conversation, name).
+func (ix *Index) Lookup(conversation, name string) (files.Record, error) {
+	row := ix.r.QueryRow(`SELECT `+fileColumns+` FROM files
+		WHERE conversation = ? AND name = ? AND deleted_on IS NULL`, conversation, name)
+	rec, err := scanRecord(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return rec, files.E("find", files.KindNotFound, name, "no such file", nil)
+	}
+	return rec, wrap("find", err)
+}
+
+// ByID returns a file by ID, live or deleted.
+func (ix *Index) ByID(id string) (files.Record, error) {
+	rec, err := scanRecord(ix.r.QueryRow(`SELECT `+fileColumns+` FROM files WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return rec, files.E("find", files.KindNotFound, id, "no file has this ID", nil)
+	}
+	return rec, wrap("find", err)
+}
+
+// Versions lists a file's kept versions, newest first.
+func (ix *Index) Versions(fileID string) ([]files.Version, error) {
+	rows, err := ix.r.Query(`SELECT file_id, version, name, mime_type, size, sha256, saved_on, kept_on, reason
+		FROM versions WHERE file_id = ? ORDER BY version DESC`, fileID)
+	if err != nil {
+		return nil, wrap("list versions", err)
+	}
+	defer rows.Close()
+	out := []files.Version{}
+	for rows.Next() {
+		var v files.Version
+		var saved, kept string
+		if err := rows.Scan(&v.FileID, &v.Version, &v.Name, &v.MIME, &v.Size, &v.SHA256, &saved, &kept, &v.Reason); err != nil {
+			return nil, wrap("list versions", err)
+		}
+		v.Saved, v.Kept = parseStamp(saved), parseStamp(kept)
+		out = append(out, v)
+	}
+	return out, wrap("list versions", rows.Err())
+}
+
+// Conversations summarizes every conversation with files or versions.
+func (ix *Index) Conversations() ([]files.ConversationInfo, error) {
+	rows, err := ix.r.Query(`
+		SELECT c, SUM(n), SUM(b), SUM(vb), MAX(m) FROM (
+			SELECT conversation AS c, COUNT(*) AS n, SUM(size) AS b, 0 AS vb, MAX(modified_on) AS m
+				FROM files WHERE deleted_on IS NULL GROUP BY conversation
+			UNION ALL
+			SELECT conversation, 0, 0, SUM(size), MAX(kept_on) FROM versions GROUP BY conversation
+		) GROUP BY c ORDER BY c`)
+	if err != nil {
+		return nil, wrap("list conversations", err)
+	}
+	defer rows.Close()
+	var out []files.ConversationInfo
+	for rows.Next() {
+		var c files.ConversationInfo
+		var modified string
+		if err := rows.Scan(&c.ID, &c.Files, &c.Bytes, &c.VersionBytes, &modified); err != nil {
+			return nil, wrap("list conversations", err)
+		}
+		c.Modified = parseStamp(modified)
+		out = append(out, c)
+	}
+	return out, wrap("list conversations", rows.Err())
+}
+
+// ConversationIDs lists every conversation the index holds rows for.
+func (ix *Index) ConversationIDs() ([]string, error) {
+	rows, err := ix.r.Query(`SELECT DISTINCT conversation FROM files`)
+	if err != nil {
+		return nil, wrap("list conversations", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, wrap("list conversations", err)
+		}
+		out = append(out, id)
+	}
+	return out, wrap("list conversations", rows.Err())
+}

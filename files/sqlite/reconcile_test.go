@@ -1,0 +1,114 @@
+package sqlite_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"convfiles/files"
+)
+
+// TestRestartReconcilesIndexWithDisk: changes the index missed (another
+// tool, or a crash between disk and index) are healed at start-up, with
+// events for them; version bytes without a row are removed and version
+// rows without bytes are dropped.
+func TestRestartReconcilesIndexWithDisk(t *testing.T) {
+	e := newEnv(t, files.Options{})
+	sp := e.space(t, "c1")
+	a := write(t, sp, "a.txt", "a1")
+	write(t, sp, "a.txt", "a2")
+	write(t, sp, "a.txt", "a3") // versions 1 and 2 kept
+	b := write(t, sp, "b.txt", "b")
+	write(t, sp, "c.txt", "c")
+	gone := e.space(t, "gone")
+	write(t, gone, "x.txt", "x")
+	last, _ := e.index.LastEvent()
+	e.close()
+
+	conv := filepath.Join(e.dir, "files", "c1")
+	must(t, os.WriteFile(filepath.Join(conv, "b.txt"), []byte("changed"), 0o644))
+	must(t, os.Remove(filepath.Join(conv, "c.txt")))
+	must(t, os.WriteFile(filepath.Join(conv, "d.txt"), []byte("new"), 0o644))
+	versions := filepath.Join(conv, ".convfiles-versions")
+	must(t, os.Remove(filepath.Join(versions, a.ID, "1")))
+	orphan := filepath.Join(versions, "00000000-0000-4000-8000-000000000000")
+	must(t, os.MkdirAll(orphan, 0o700))
+	must(t, os.WriteFile(filepath.Join(orphan, "3"), []byte("orphan"), 0o644))
+	must(t, os.RemoveAll(filepath.Join(e.dir, "files", "gone")))
+
+	e.open(t)
+	sp = e.space(t, "c1")
+	if rec, err := sp.Record("b.txt"); err != nil || rec.ID != b.ID || rec.SHA256 != sum("changed") || rec.Size != 7 || rec.Version != 2 {
+		t.Errorf("changed file: %+v %v", rec, err)
+	}
+	if _, err := sp.Record("c.txt"); files.KindOf(err) != files.KindNotFound {
+		t.Errorf("vanished file still indexed: %v", err)
+	}
+	if rec, err := sp.Record("d.txt"); err != nil || len(rec.ID) != 36 || rec.SHA256 != sum("new") {
+		t.Errorf("appeared file: %+v %v", rec, err)
+	}
+	if vs, _ := sp.Versions(a.ID); len(vs) != 1 || vs[0].Version != 2 {
+		t.Errorf("versions of a.txt: %+v", vs)
+	}
+	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
+		t.Errorf("orphan version bytes survived: %v", err)
+	}
+	if recs, total, _ := sp.Find(files.ListQuery{}); total != 3 || recs[0].Name != "a.txt" || recs[2].Name != "d.txt" {
+		t.Errorf("listing after restart: %+v", recs)
+	}
+	convs, _ := e.store.Conversations()
+	if len(convs) != 1 || convs[0].ID != "c1" || convs[0].Files != 3 || convs[0].Bytes != 2+7+3 || convs[0].VersionBytes != 2 {
+		t.Errorf("conversations: %+v", convs)
+	}
+	evs, _ := e.index.Events("", last, 100)
+	got := map[string]files.EventType{}
+	for _, ev := range evs {
+		got[ev.Conversation+"/"+ev.Name] = ev.Type
+	}
+	want := map[string]files.EventType{"c1/b.txt": files.FileModified, "c1/c.txt": files.FileDeleted,
+		"c1/d.txt": files.FileCreated, "gone/x.txt": files.FileDeleted}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("event for %s: %q, want %q (all: %+v)", k, got[k], v, evs)
+		}
+	}
+	// A second restart finds nothing to do.
+	last, _ = e.index.LastEvent()
+	e.restart(t)
+	if evs, _ := e.index.Events("", last, 10); len(evs) != 0 {
+		t.Errorf("a clean restart changed things: %+v", evs)
+	}
+}
+
+// TestRemoveConversationDropsRowsAndVersions: deleting a conversation
+// leaves no file, no version and no row behind, and says so in one event.
+func TestRemoveConversationDropsRowsAndVersions(t *testing.T) {
+	e := newEnv(t, files.Options{})
+	sp := e.space(t, "c1")
+	id := write(t, sp, "a.txt", "1").ID
+	write(t, sp, "a.txt", "2")
+	must(t, sp.Remove("a.txt"))
+	write(t, e.space(t, "keep"), "k.txt", "k")
+	must(t, e.store.RemoveConversation("c1"))
+	if _, err := e.store.FileByID(id); files.KindOf(err) != files.KindNotFound {
+		t.Errorf("row survived: %v", err)
+	}
+	if convs, _ := e.store.Conversations(); len(convs) != 1 || convs[0].ID != "keep" {
+		t.Errorf("conversations: %+v", convs)
+	}
+	if _, err := os.Stat(filepath.Join(e.dir, "files", "c1")); !os.IsNotExist(err) {
+		t.Errorf("folder survived: %v", err)
+	}
+	last, _ := e.index.LastEvent()
+	evs, _ := e.index.Events("c1", last-1, 10)
+	if len(evs) != 1 || evs[0].Type != files.ConversationDeleted {
+		t.Errorf("events: %+v", evs)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

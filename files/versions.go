@@ -1,0 +1,186 @@
+package files
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"sort"
+)
+
+// Record returns the indexed record of a file, by ID or by name. A deleted
+// file is found by its ID, with Deleted set, so its versions can be listed
+// and restored.
+func (sp *Space) Record(idOrName string) (Record, error) {
+	const op = "info"
+	if !sp.indexed() {
+		name, err := ValidateName(idOrName)
+		if err != nil {
+			return Record{}, err
+		}
+		info, err := sp.Stat(name)
+		if err != nil {
+			return Record{}, err
+		}
+		return Record{Conversation: sp.id, Name: name, Size: info.Size, Modified: info.ModTime, Version: 1}, nil
+	}
+	if looksLikeID(idOrName) {
+		if rec, err := sp.opts.Index.ByID(idOrName); err == nil && rec.Conversation == sp.id {
+			return rec, nil
+		}
+	}
+	name, err := ValidateName(idOrName)
+	if err != nil {
+		return Record{}, err
+	}
+	rec, err := sp.opts.Index.Lookup(sp.id, name)
+	if KindOf(err) == KindNotFound {
+		return Record{}, notFound(op, name)
+	}
+	return rec, err
+}
+
+// Versions lists the kept earlier versions of a file (by ID or name),
+// newest first.
+func (sp *Space) Versions(idOrName string) ([]Version, error) {
+	rec, err := sp.Record(idOrName)
+	if err != nil {
+		return nil, err
+	}
+	if !sp.indexed() {
+		return []Version{}, nil
+	}
+	return sp.opts.Index.Versions(rec.ID)
+}
+
+// OpenVersion opens version n of the file with the given ID for reading.
+// The caller must close it.
+func (sp *Space) OpenVersion(id string, n int) (*os.File, Version, error) {
+	const op = "read version"
+	v, err := sp.findVersion(id, n)
+	if err != nil {
+		return nil, Version{}, err
+	}
+	r, err := sp.root(false)
+	if err != nil || r == nil {
+		return nil, Version{}, classify(op, v.Name, err)
+	}
+	f, _, err := openRegular(r, op, versionPath(v.FileID, v.Version))
+	if err != nil {
+		if KindOf(err) == KindNotFound {
+			return nil, Version{}, E(op, KindNotFound, v.Name, "the bytes of this version are gone", nil)
+		}
+		return nil, Version{}, err
+	}
+	return f, v, nil
+}
+
+func (sp *Space) findVersion(id string, n int) (Version, error) {
+	rec, err := sp.Record(id)
+	if err != nil {
+		return Version{}, err
+	}
+	list, err := sp.Versions(rec.ID)
+	if err != nil {
+		return Version{}, err
+	}
+	i := sort.Search(len(list), func(i int) bool { return list[i].Version <= n })
+	if i == len(list) || list[i].Version != n {
+		return Version{}, E("find version", KindNotFound, rec.Name, "no such version; list the file's versions to see which are kept", nil)
+	}
+	return list[i], nil
+}
+
+// Restore makes version n of the file with the given ID its content again,
+// as a new write: the current content is kept as a version in turn, so a
+// restore can be undone too. A deleted file comes back under its last
+// name, with its ID, unless another file now has that name.
+func (sp *Space) Restore(ctx context.Context, id string, n int, opts WriteOptions) (Info, error) {
+	const op = "restore"
+	rec, err := sp.Record(id)
+	if err != nil {
+		return Info{}, err
+	}
+	f, _, err := sp.OpenVersion(rec.ID, n)
+	if err != nil {
+		return Info{}, err
+	}
+	defer f.Close()
+	if rec.Deleted != nil {
+		if _, err := sp.Stat(rec.Name); err == nil || KindOf(err) != KindNotFound {
+			return Info{}, E(op, KindConflict, rec.Name, "another file has this name now; rename it first", nil)
+		}
+		opts.reviveID = rec.ID
+	}
+	return sp.Write(ctx, rec.Name, f, opts)
+}
+
+// Find returns one page of the Space's files and how many match in all:
+// from the index when there is one, else from a walk of the folder.
+func (sp *Space) Find(q ListQuery) ([]Record, int, error) {
+	if q.Pattern != "" {
+		if err := ValidateGlob(q.Pattern); err != nil {
+			return nil, 0, err
+		}
+	}
+	if sp.indexed() {
+		return sp.opts.Index.List(sp.id, q)
+	}
+	all, err := sp.List()
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []Record
+	for _, fi := range all {
+		if MatchGlob(q.Pattern, fi.Name) {
+			out = append(out, Record{Conversation: sp.id, Name: fi.Name, Size: fi.Size, Modified: fi.ModTime, Version: 1})
+		}
+	}
+	SortRecords(out, q.Sort, q.Desc)
+	total := len(out)
+	out = out[min(q.Offset, total):]
+	if q.Limit > 0 && len(out) > q.Limit {
+		out = out[:q.Limit]
+	}
+	return out, total, nil
+}
+
+// SortRecords orders records by key (name when empty), names breaking ties.
+func SortRecords(recs []Record, key SortKey, desc bool) {
+	less := func(a, b Record) bool {
+		switch key {
+		case SortSize:
+			if a.Size != b.Size {
+				return a.Size < b.Size
+			}
+		case SortModified:
+			if !a.Modified.Equal(b.Modified) {
+				return a.Modified.Before(b.Modified)
+			}
+		}
+		return a.Name < b.Name
+	}
+	sort.SliceStable(recs, func(i, j int) bool {
+		if desc {
+			return less(recs[j], recs[i])
+		}
+		return less(recs[i], recs[j])
+	})
+}
+
+// versionsOnDisk lists the kept versions found in the versions folder.
+func versionsOnDisk(r *os.Root) map[string][]int {
+	out := map[string][]int{}
+	ids, _ := fs.ReadDir(r.FS(), versionsDir)
+	for _, d := range ids {
+		if !d.IsDir() {
+			continue
+		}
+		vs, _ := fs.ReadDir(r.FS(), versionsDir+"/"+d.Name())
+		for _, v := range vs {
+			if n, ok := parseVersion(v.Name()); ok && v.Type().IsRegular() {
+				out[d.Name()] = append(out[d.Name()], n)
+			}
+		}
+	}
+	return out
+}
