@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"syscall"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -316,17 +317,27 @@ func (sp *Space) commit(r *os.Root, tmp string, rec Record, noReplace bool) (Rec
 func (sp *Space) recordWrite(rec, prev Record, kept *Version) Change {
 	rec.ID, rec.Source, rec.Session, rec.Created = prev.ID, prev.Source, prev.Session, prev.Created
 	rec.Version = prev.Version + 1
-	rec.Modified = sp.opts.Now()
+	rec.Modified = sp.modifiedAt(rec)
 	return Change{Type: FileModified, Record: rec, Kept: kept}
+}
+
+// modifiedAt is when rec's content was written: the disk's time, so that
+// the index, links (Last-Modified) and listings agree.
+func (sp *Space) modifiedAt(rec Record) time.Time {
+	if rec.DiskTime != 0 {
+		return time.Unix(0, rec.DiskTime)
+	}
+	return sp.opts.Now()
 }
 
 // stamp sets the times and the default source of a new record.
 func (sp *Space) stamp(rec Record) Record {
-	now := sp.opts.Now()
-	if rec.Created.IsZero() {
-		rec.Created = now
+	if rec.Modified.IsZero() {
+		rec.Modified = sp.modifiedAt(rec)
 	}
-	rec.Modified = now
+	if rec.Created.IsZero() {
+		rec.Created = rec.Modified
+	}
 	if rec.Source == "" {
 		rec.Source = SourceCreated
 	}

@@ -46,7 +46,7 @@ func (s *session) filesDownload(sp *files.Space, call goja.FunctionCall) goja.Va
 		name = "download"
 	}
 	rec := &content.HeadRecorder{R: body}
-	info, err := sp.Write(s.ctx, name, rec, files.WriteOptions{Budget: s.budget})
+	info, err := sp.Write(s.ctx, name, rec, s.writeOpts())
 	if err != nil {
 		var r Refusal
 		if errors.As(err, &r) && r.Refused() {
@@ -55,7 +55,7 @@ func (s *session) filesDownload(sp *files.Space, call goja.FunctionCall) goja.Va
 		s.throwFiles(err)
 	}
 	s.touched.touch(info.Name, opWrite)
-	o := s.idName(info.Name).(*goja.Object)
+	o := s.idName(info).(*goja.Object)
 	o.Set("size", info.Size)
 	o.Set("url", s.link(info.Name))
 	_, mt := content.Detect(info.Name, rec.Head, int64(len(rec.Head)) == info.Size)

@@ -13,8 +13,9 @@ import (
 )
 
 // installFilesAPI binds metaclaw's files.* (seed 004, tiers 1 and 2 and raw
-// bytes). Files are addressed by name; a file's id is its name until the
-// metadata index gives files IDs of their own, and names stay valid then.
+// bytes, plus versions). Files are addressed by ID or by name; a folder
+// without an index (convfiles run --dir) has no IDs, and there a file's id
+// is its name.
 func (s *session) installFilesAPI() {
 	s.lazyGlobal("files", func(o *goja.Object) {
 		fn := func(name string, f func(sp *files.Space, call goja.FunctionCall) goja.Value) {
@@ -24,7 +25,8 @@ func (s *session) installFilesAPI() {
 		fn("info", s.filesInfo)
 		fn("create", s.filesCreate)
 		fn("delete", func(sp *files.Space, call goja.FunctionCall) goja.Value {
-			return s.deleteFile(goja.FunctionCall{Arguments: []goja.Value{s.vm.ToValue(s.stringArg(call, 0, "files.delete(id)", "id"))}})
+			name := s.fileArg(sp, call, 0, "files.delete(id)")
+			return s.deleteFile(goja.FunctionCall{Arguments: []goja.Value{s.vm.ToValue(name)}})
 		})
 		fn("copy", s.filesCopy)
 		fn("rename", s.filesRename)
@@ -38,81 +40,144 @@ func (s *session) installFilesAPI() {
 		fn("writeBytes", s.filesWriteBytes)
 		fn("appendBytes", s.filesAppendBytes)
 		fn("download", s.filesDownload)
+		fn("versions", s.filesVersions)
+		fn("restore", s.filesRestore)
 	})
 }
 
-func (s *session) fileRecord(info files.Info) *goja.Object {
+// fileArg resolves argument i, a file's ID or name, to its name.
+func (s *session) fileArg(sp *files.Space, call goja.FunctionCall, i int, usage string) string {
+	name, err := sp.Resolve(s.stringArg(call, i, usage, "id"))
+	if err != nil {
+		s.throwFiles(err)
+	}
+	return name
+}
+
+// writeOpts are the options of a script's writes: its byte budget.
+func (s *session) writeOpts() files.WriteOptions {
+	return files.WriteOptions{Budget: s.budget, Session: s.sessionID}
+}
+
+// fileRecord is seed 004's file object: {id, name, size, mime_type,
+// modified_on} and the file's link.
+func (s *session) fileRecord(rec files.Record) *goja.Object {
 	o := s.vm.NewObject()
-	o.Set("id", info.Name)
-	o.Set("name", info.Name)
-	o.Set("size", info.Size)
-	o.Set("mime_type", content.MIMEByExtension(info.Name))
-	o.Set("modified_on", info.ModTime.UTC().Format(time.RFC3339Nano))
-	o.Set("url", s.link(info.Name))
+	o.Set("id", idOf(rec))
+	o.Set("name", rec.Name)
+	o.Set("size", rec.Size)
+	mime := rec.MIME
+	if mime == "" {
+		mime = content.MIMEByExtension(rec.Name)
+	}
+	o.Set("mime_type", mime)
+	o.Set("modified_on", rec.Modified.UTC().Format(time.RFC3339Nano))
+	o.Set("url", s.link(rec.Name))
 	return o
 }
 
+// idOf is a record's ID, or its name where there is no index.
+func idOf(rec files.Record) string {
+	if rec.ID == "" {
+		return rec.Name
+	}
+	return rec.ID
+}
+
 func (s *session) filesList(sp *files.Space, call goja.FunctionCall) goja.Value {
-	list := s.listed(sp, call, "files.list(pattern?)")
+	pattern := ""
+	if a := call.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
+		pattern = s.stringArg(call, 0, "files.list(pattern?)", "pattern")
+		if files.ValidateGlob(pattern) != nil {
+			s.throw("ValidationError", "files.list(pattern?): the pattern "+pattern+` is malformed; use *, ? and [a-z] as in "*.csv"`)
+		}
+	}
+	list, _, err := sp.Find(files.ListQuery{Pattern: pattern})
+	if err != nil {
+		s.throwFiles(err)
+	}
 	out := make([]any, len(list))
-	for i, fi := range list {
-		out[i] = s.fileRecord(fi)
+	for i, rec := range list {
+		out[i] = s.fileRecord(rec)
 	}
 	return s.vm.NewArray(out...)
 }
 
+// filesInfo is files.info(id): the file object plus its type, origin,
+// digest and version.
 func (s *session) filesInfo(sp *files.Space, call goja.FunctionCall) goja.Value {
-	o := s.fileInfo(call).(*goja.Object)
-	o.Set("id", o.Get("name"))
-	o.Set("modified_on", o.Get("modified"))
+	name := s.fileArg(sp, call, 0, "files.info(id)")
+	rec, err := sp.Record(name)
+	if err != nil {
+		s.throwFiles(err)
+	}
+	o := s.fileRecord(rec)
+	f, info, err := sp.Open(name)
+	if err != nil {
+		s.throwFiles(err)
+	}
+	kind, mt := content.DetectReader(info.Name, f, info.Size)
+	f.Close()
+	if rec.MIME == "" {
+		o.Set("mime_type", mt)
+	}
+	o.Set("type", string(kind))
+	o.Set("modified", info.ModTime.UTC().Format(time.RFC3339))
+	o.Set("created_on", rec.Created.UTC().Format(time.RFC3339Nano))
+	o.Set("source", string(rec.Source))
+	o.Set("source_session_id", rec.Session)
+	o.Set("sha256", rec.SHA256)
+	o.Set("version", rec.Version)
 	return o
 }
 
 func (s *session) filesCreate(sp *files.Space, call goja.FunctionCall) goja.Value {
 	name := s.stringArg(call, 0, "files.create(name, mime?)", "name")
-	info, err := sp.WriteBytes(s.ctx, name, nil, files.WriteOptions{Budget: s.budget, NoReplace: true})
+	opts := s.writeOpts()
+	opts.NoReplace = true
+	info, err := sp.WriteBytes(s.ctx, name, nil, opts)
 	if err != nil {
 		s.throwFiles(err)
 	}
 	s.touched.touch(info.Name, opWrite)
-	return s.idName(info.Name)
+	return s.idName(info)
 }
 
-func (s *session) idName(name string) goja.Value {
+func (s *session) idName(info files.Info) goja.Value {
 	o := s.vm.NewObject()
-	o.Set("id", name)
-	o.Set("name", name)
+	o.Set("id", idOf(files.Record{ID: info.ID, Name: info.Name}))
+	o.Set("name", info.Name)
 	return o
 }
 
 func (s *session) filesCopy(sp *files.Space, call goja.FunctionCall) goja.Value {
 	const usage = "files.copy(id, newName)"
-	info, err := sp.Copy(s.ctx, s.stringArg(call, 0, usage, "id"), s.stringArg(call, 1, usage, "newName"), files.WriteOptions{Budget: s.budget})
+	opts := s.writeOpts()
+	opts.Source = files.SourceDerived
+	info, err := sp.Copy(s.ctx, s.fileArg(sp, call, 0, usage), s.stringArg(call, 1, usage, "newName"), opts)
 	if err != nil {
 		s.throwFiles(err)
 	}
 	s.touched.touch(info.Name, opWrite)
-	return s.idName(info.Name)
+	return s.idName(info)
 }
 
 func (s *session) filesRename(sp *files.Space, call goja.FunctionCall) goja.Value {
 	const usage = "files.rename(id, newName)"
-	from := s.stringArg(call, 0, usage, "id")
+	from := s.fileArg(sp, call, 0, usage)
 	info, err := sp.Rename(from, s.stringArg(call, 1, usage, "newName"))
 	if err != nil {
 		s.throwFiles(err)
 	}
-	if clean, err := files.ValidateName(from); err == nil {
-		s.touched.touch(clean, opRemove)
-	}
+	s.touched.touch(from, opRemove)
 	s.touched.touch(info.Name, opWrite)
-	return s.idName(info.Name)
+	return s.idName(info)
 }
 
 // filesReadText is files.readText(id, {startLine, endLine}) → {content,
 // totalLines}, reading only around the lines asked for.
 func (s *session) filesReadText(sp *files.Space, call goja.FunctionCall) goja.Value {
-	name := s.stringArg(call, 0, "files.readText(id, options?)", "id")
+	name := s.fileArg(sp, call, 0, "files.readText(id, options?)")
 	start, end := 1, 0
 	if o, ok := call.Argument(1).(*goja.Object); ok {
 		if v := o.Get("startLine"); v != nil && !goja.IsUndefined(v) {
@@ -134,8 +199,8 @@ func (s *session) filesReadText(sp *files.Space, call goja.FunctionCall) goja.Va
 
 func (s *session) filesWriteText(sp *files.Space, call goja.FunctionCall) goja.Value {
 	const usage = "files.writeText(id, content)"
-	name := s.stringArg(call, 0, usage, "id")
-	info, err := sp.WriteBytes(s.ctx, name, stringBytes(s.stringArg(call, 1, usage, "content")), files.WriteOptions{Budget: s.budget})
+	name := s.fileArg(sp, call, 0, usage)
+	info, err := sp.WriteBytes(s.ctx, name, stringBytes(s.stringArg(call, 1, usage, "content")), s.writeOpts())
 	if err != nil {
 		s.throwFiles(err)
 	}
@@ -151,25 +216,23 @@ func (s *session) okSize(key string, n int64) goja.Value {
 }
 
 func (s *session) editLines(sp *files.Space, name string, start, end int, text string) goja.Value {
-	total, err := sp.ReplaceLines(s.ctx, name, start, end, text, files.WriteOptions{Budget: s.budget})
+	total, err := sp.ReplaceLines(s.ctx, name, start, end, text, s.writeOpts())
 	if err != nil {
 		s.throwFiles(err)
 	}
-	if clean, err := files.ValidateName(name); err == nil {
-		s.touched.touch(clean, opWrite)
-	}
+	s.touched.touch(name, opWrite)
 	return s.okSize("totalLines", int64(total))
 }
 
 func (s *session) filesReplaceLines(sp *files.Space, call goja.FunctionCall) goja.Value {
 	const usage = "files.replaceLines(id, startLine, endLine, content)"
-	name := s.stringArg(call, 0, usage, "id")
+	name := s.fileArg(sp, call, 0, usage)
 	return s.editLines(sp, name, int(call.Argument(1).ToInteger()), int(call.Argument(2).ToInteger()), s.stringArg(call, 3, usage, "content"))
 }
 
 func (s *session) filesInsertLines(sp *files.Space, call goja.FunctionCall) goja.Value {
 	const usage = "files.insertLines(id, afterLine, content)"
-	name := s.stringArg(call, 0, usage, "id")
+	name := s.fileArg(sp, call, 0, usage)
 	after := int(call.Argument(1).ToInteger())
 	return s.editLines(sp, name, after+1, after, s.stringArg(call, 2, usage, "content"))
 }
@@ -179,7 +242,7 @@ func (s *session) filesInsertLines(sp *files.Space, call goja.FunctionCall) goja
 // source and i/m/s flags are used.
 func (s *session) filesSearchText(sp *files.Space, call goja.FunctionCall) goja.Value {
 	const usage = "files.searchText(id, pattern)"
-	name := s.stringArg(call, 0, usage, "id")
+	name := s.fileArg(sp, call, 0, usage)
 	src, flags := "", ""
 	if o, ok := call.Argument(1).(*goja.Object); ok && o.ClassName() == "RegExp" {
 		src, flags = o.Get("source").String(), o.Get("flags").String()
@@ -217,7 +280,7 @@ func (s *session) filesSearchText(sp *files.Space, call goja.FunctionCall) goja.
 }
 
 func (s *session) filesLineCount(sp *files.Space, call goja.FunctionCall) goja.Value {
-	n, err := sp.LineCount(s.stringArg(call, 0, "files.lineCount(id)", "id"))
+	n, err := sp.LineCount(s.fileArg(sp, call, 0, "files.lineCount(id)"))
 	if err != nil {
 		s.throwFiles(err)
 	}
@@ -226,7 +289,7 @@ func (s *session) filesLineCount(sp *files.Space, call goja.FunctionCall) goja.V
 
 func (s *session) filesReadBytes(sp *files.Space, call goja.FunctionCall) goja.Value {
 	const usage = "files.readBytes(id, offset, length)"
-	b, err := sp.ReadAt(s.stringArg(call, 0, usage, "id"), call.Argument(1).ToInteger(), call.Argument(2).ToInteger())
+	b, err := sp.ReadAt(s.fileArg(sp, call, 0, usage), call.Argument(1).ToInteger(), call.Argument(2).ToInteger())
 	if err != nil {
 		s.throwFiles(err)
 	}
@@ -244,8 +307,8 @@ func (s *session) decodeB64(usage string, v goja.Value) []byte {
 
 func (s *session) filesWriteBytes(sp *files.Space, call goja.FunctionCall) goja.Value {
 	const usage = "files.writeBytes(id, offset, base64data)"
-	name := s.stringArg(call, 0, usage, "id")
-	info, err := sp.WriteAt(s.ctx, name, call.Argument(1).ToInteger(), s.decodeB64(usage, call.Argument(2)), files.WriteOptions{Budget: s.budget})
+	name := s.fileArg(sp, call, 0, usage)
+	info, err := sp.WriteAt(s.ctx, name, call.Argument(1).ToInteger(), s.decodeB64(usage, call.Argument(2)), s.writeOpts())
 	if err != nil {
 		s.throwFiles(err)
 	}
@@ -255,9 +318,9 @@ func (s *session) filesWriteBytes(sp *files.Space, call goja.FunctionCall) goja.
 
 func (s *session) filesAppendBytes(sp *files.Space, call goja.FunctionCall) goja.Value {
 	const usage = "files.appendBytes(id, base64data)"
-	name := s.stringArg(call, 0, usage, "id")
+	name := s.fileArg(sp, call, 0, usage)
 	data := s.decodeB64(usage, call.Argument(1))
-	w, err := sp.Append(s.ctx, name, files.WriteOptions{Budget: s.budget})
+	w, err := sp.Append(s.ctx, name, s.writeOpts())
 	if err != nil {
 		s.throwFiles(err)
 	}

@@ -75,9 +75,9 @@ func (s *session) ioOpen(call goja.FunctionCall) goja.Value {
 			h.name, h.br = info.Name, bufio.NewReaderSize(h.f, 64<<10)
 		}
 	case "w":
-		h.w, err = sp.Create(s.ctx, name, files.WriteOptions{Budget: s.budget})
+		h.w, err = sp.Create(s.ctx, name, s.writeOpts())
 	case "a":
-		h.w, err = sp.Append(s.ctx, name, files.WriteOptions{Budget: s.budget})
+		h.w, err = sp.Append(s.ctx, name, s.writeOpts())
 	}
 	if err != nil {
 		s.throwFiles(err)

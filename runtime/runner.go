@@ -121,6 +121,9 @@ type Request struct {
 	Language Language
 	// Env is visible to the script as process.env.
 	Env map[string]string
+	// Session names who runs the script (an agent's session); files the
+	// script creates record it as their source_session_id.
+	Session string
 }
 
 // Abandoned returns how many runs were reported as timed out while Go code
@@ -172,6 +175,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := newSession(runCtx, r.cfg, req.Space)
+	s.sessionID = req.Session
 	s.compiler, s.lang, s.env = r.compiler, req.Language, req.Env
 	s.install()
 

@@ -90,7 +90,7 @@ func (s *session) save(call goja.FunctionCall, fn, usage string) files.Info {
 	sp := s.needSpace(fn)
 	name := s.stringArg(call, 0, usage, "name")
 	data := s.contentBytes(call.Argument(1), usage)
-	info, err := sp.WriteBytes(s.ctx, name, data, files.WriteOptions{Budget: s.budget})
+	info, err := sp.WriteBytes(s.ctx, name, data, s.writeOpts())
 	if err != nil {
 		s.throwFiles(err)
 	}

@@ -20,6 +20,8 @@ type session struct {
 	vm       *goja.Runtime
 	space    *files.Space
 	budget   *files.Budget
+	// sessionID is recorded as the source session of the files a run creates.
+	sessionID string
 	logs     *logBook
 	touched  *touchLog
 	// ctors holds Error, TypeError and RangeError as they were before the

@@ -27,11 +27,11 @@ func cmdCleanup(e *env, args []string) error {
 			return usagef("%v", err)
 		}
 	}
-	store, err := openStore(e, cfg)
+	store, closeStore, err := openStore(e, cfg)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer closeStore()
 	var victims []files.ConversationInfo
 	if *conv != "" {
 		info, err := store.Conversation(*conv)

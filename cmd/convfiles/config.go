@@ -81,6 +81,9 @@ type LimitsConfig struct {
 	MaxFileBytes         int64 `toml:"max_file_bytes"`
 	MaxConversationBytes int64 `toml:"max_conversation_bytes"`
 	MaxExecutionBytes    int64 `toml:"max_execution_bytes"`
+	// Versions is how many earlier versions of each file are kept on
+	// overwrite and delete (0: none). They count toward the conversation's bytes.
+	Versions int `toml:"versions"`
 }
 
 // RuntimeConfig bounds script runs.
@@ -124,6 +127,7 @@ func defaultConfig() Config {
 			MaxFileBytes:         files.DefaultMaxFileBytes,
 			MaxConversationBytes: files.DefaultMaxConversationBytes,
 			MaxExecutionBytes:    files.DefaultMaxExecutionBytes,
+			Versions:             files.DefaultVersions,
 		},
 		Runtime: RuntimeConfig{
 			Timeout:        Duration{runtime.DefaultTimeout},
@@ -236,8 +240,12 @@ func (c Config) publicURL() string {
 }
 
 func (c Config) storeOptions() files.Options {
+	versions := c.Limits.Versions
+	if versions == 0 {
+		versions = -1 // files.Options reads 0 as the default
+	}
 	return files.Options{Limits: files.Limits{
 		MaxFileBytes:         c.Limits.MaxFileBytes,
 		MaxConversationBytes: c.Limits.MaxConversationBytes,
-	}}
+	}, Versions: versions}
 }

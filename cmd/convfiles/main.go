@@ -37,7 +37,9 @@ var commands = []command{
 	{"run", "run a script (file or stdin) and print its report as JSON", cmdRun},
 	{"ls", "list conversations, or the files of one", cmdLs},
 	{"cat", "write a file of a conversation to stdout", cmdCat},
-	{"rm", "remove files of a conversation", cmdRm},
+	{"rm", "remove files of a conversation (each kept as a version)", cmdRm},
+	{"versions", "list the kept earlier versions of a file", cmdVersions},
+	{"restore", "make a kept version a file's content again", cmdRestore},
 	{"cleanup", "delete conversations, by ID or by age", cmdCleanup},
 	{"prompt", "print the system-prompt text that teaches the file helpers", cmdPrompt},
 }

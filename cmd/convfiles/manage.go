@@ -10,39 +10,39 @@ import (
 	"convfiles/prompts"
 )
 
-// openStore opens the configured store for a management command.
-func openStore(e *env, cfg Config) (*files.Store, error) {
-	opts := cfg.storeOptions()
-	opts.Logger = e.logger
-	return files.OpenStore(cfg.filesDir(), opts)
+// openStore opens the configured store, with its index, for a management
+// command; done closes both.
+func openStore(e *env, cfg Config) (store *files.Store, done func(), err error) {
+	return openIndexedStore(cfg, e.logger, nil)
 }
 
 // openSpace opens one conversation of the configured store; done closes
 // both.
 func openSpace(e *env, cfg Config, conv string) (sp *files.Space, done func(), err error) {
-	store, err := openStore(e, cfg)
+	store, closeStore, err := openStore(e, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
 	if sp, err = store.Space(conv); err != nil {
-		store.Close()
+		closeStore()
 		return nil, nil, err
 	}
-	return sp, func() { sp.Close(); store.Close() }, nil
+	return sp, func() { sp.Close(); closeStore() }, nil
 }
 
 func cmdLs(e *env, args []string) error {
 	f := newFlags(e, "ls", "")
 	conv := f.String("conversation", "", "list this conversation's files instead of the conversations")
+	pattern := f.String("pattern", "", `with --conversation: only files matching this glob ("*.csv", "data/*")`)
 	cfg, err := f.parse(args)
 	if err != nil {
 		return err
 	}
-	store, err := openStore(e, cfg)
+	store, closeStore, err := openStore(e, cfg)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer closeStore()
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	defer tw.Flush()
 	if *conv == "" {
@@ -61,13 +61,13 @@ func cmdLs(e *env, args []string) error {
 		return err
 	}
 	defer sp.Close()
-	list, err := sp.List()
+	list, _, err := sp.Find(files.ListQuery{Pattern: *pattern})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(tw, "NAME\tSIZE\tMODIFIED")
-	for _, fi := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", fi.Name, files.FormatBytes(fi.Size), fi.ModTime.UTC().Format(time.RFC3339))
+	fmt.Fprintln(tw, "NAME\tSIZE\tTYPE\tMODIFIED\tID")
+	for _, r := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Name, files.FormatBytes(r.Size), r.MIME, r.Modified.UTC().Format(time.RFC3339), r.ID)
 	}
 	return nil
 }
@@ -75,6 +75,7 @@ func cmdLs(e *env, args []string) error {
 func cmdCat(e *env, args []string) error {
 	f := newFlags(e, "cat", "--conversation ID NAME")
 	conv := f.String("conversation", "", "the conversation (required)")
+	version := f.Int("version", 0, "print this kept earlier version instead (see convfiles versions)")
 	cfg, err := f.parse(args)
 	if err != nil {
 		return err
@@ -87,9 +88,24 @@ func cmdCat(e *env, args []string) error {
 		return err
 	}
 	defer done()
-	file, _, err := sp.Open(f.Arg(0))
-	if err != nil {
-		return err
+	var file io.ReadCloser
+	if *version > 0 {
+		rec, err := sp.Record(f.Arg(0))
+		if err != nil {
+			return err
+		}
+		file, _, err = sp.OpenVersion(rec.ID, *version)
+		if err != nil {
+			return err
+		}
+	} else {
+		name, err := sp.Resolve(f.Arg(0))
+		if err != nil {
+			return err
+		}
+		if file, _, err = sp.Open(name); err != nil {
+			return err
+		}
 	}
 	defer file.Close()
 	_, err = io.Copy(e.stdout, file)
@@ -113,7 +129,11 @@ func cmdRm(e *env, args []string) error {
 	defer done()
 	failed := false
 	for _, name := range f.Args() {
-		if err := sp.Remove(name); err != nil {
+		clean, err := sp.Resolve(name)
+		if err == nil {
+			err = sp.Remove(clean)
+		}
+		if err != nil {
 			fmt.Fprintf(e.stderr, "convfiles rm: %v\n", err)
 			failed = true
 			continue

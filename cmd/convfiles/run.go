@@ -44,11 +44,11 @@ func cmdRun(e *env, args []string) error {
 	var space *files.Space
 	switch {
 	case *conv != "":
-		store, err := files.OpenStore(cfg.filesDir(), cfg.storeOptions())
+		store, closeStore, err := openIndexedStore(cfg, e.logger, nil)
 		if err != nil {
 			return err
 		}
-		defer store.Close()
+		defer closeStore()
 		if space, err = store.Space(*conv); err != nil {
 			return err
 		}

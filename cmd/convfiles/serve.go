@@ -62,14 +62,12 @@ func serveConfig(e *env, args []string) (Config, error) {
 // When ready is not nil it receives the bound address once the server
 // listens (tests use port 0).
 func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
-	opts := cfg.storeOptions()
-	opts.Bus = files.NewBus()
-	opts.Logger = e.logger
-	store, err := files.OpenStore(cfg.filesDir(), opts)
+	bus := files.NewBus()
+	store, closeStore, err := openIndexedStore(cfg, e.logger, bus)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer closeStore()
 	ln, err := net.Listen("tcp", cfg.Server.Address)
 	if err != nil {
 		return err

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -38,6 +40,9 @@ func Open(path string) (*Index, error) {
 	// synchronous=NORMAL with WAL: a commit survives a crash of the
 	// process; a power cut may lose the newest ones, which the start-up
 	// reconciliation with disk restores.
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
 	q := url.Values{}
 	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(ON)"} {
 		q.Add("_pragma", p)

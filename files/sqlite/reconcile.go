@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"database/sql"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -44,13 +45,21 @@ func (ix *Index) Reconcile(conversation string, disk []files.DiskFile, versionsO
 			if err != nil {
 				continue // vanished or unreadable: the next start-up tries again
 			}
+			modified := time.Unix(0, d.DiskTime)
+			if known && rec.Size == d.Size && rec.SHA256 == sha {
+				// Touched, not changed: the same bytes keep their version.
+				if _, err := tx.Exec(`UPDATE files SET disk_time = ?, modified_on = ? WHERE id = ?`, d.DiskTime, stamp(modified), rec.ID); err != nil {
+					return err
+				}
+				continue
+			}
 			typ := files.FileModified
 			if !known {
 				typ = files.FileCreated
 				rec = files.Record{ID: uuid.NewString(), Conversation: conversation, Name: d.Name,
-					Source: files.SourceCreated, Created: now}
+					Source: files.SourceCreated, Created: modified}
 			}
-			rec.MIME, rec.SHA256, rec.Size, rec.DiskTime, rec.Modified = mime, sha, d.Size, d.DiskTime, now
+			rec.MIME, rec.SHA256, rec.Size, rec.DiskTime, rec.Modified = mime, sha, d.Size, d.DiskTime, modified
 			rec.Version++
 			if err := putLive(tx, rec, now); err != nil {
 				return err
