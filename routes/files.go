@@ -2,6 +2,7 @@ package routes
 
 import (
 	"net/http"
+	"os"
 	"net/url"
 	"strings"
 
@@ -36,11 +37,17 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 	}
 	defer f.Close()
 
-	fh := s.headers.lookup(conv, info, f)
+	download := r.URL.RawQuery != "" && r.URL.Query().Get("download") == "1"
+	serveBytes(w, r, f, info, s.headers.lookup(conv, info, f), download)
+}
+
+// serveBytes sends an open file with its headers; attachment forces a
+// download even for types a browser could show.
+func serveBytes(w http.ResponseWriter, r *http.Request, f *os.File, info files.Info, fh *fileHeaders, attachment bool) {
 	h := w.Header()
 	h["Content-Type"] = fh.ctype
 	h["Content-Disposition"] = fh.inline
-	if r.URL.RawQuery != "" && r.URL.Query().Get("download") == "1" {
+	if attachment {
 		h["Content-Disposition"] = fh.attachment
 	}
 	h["X-Content-Type-Options"] = nosniff
@@ -50,6 +57,57 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 	// ServeContent seeks back to the start; passing the *os.File itself lets
 	// net/http send it with sendfile.
 	http.ServeContent(w, r, info.Name, info.ModTime, f)
+}
+
+// handleDownload is GET /api/files/{id}/download: always an attachment.
+func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) { s.serveByID(w, r, true) }
+
+// handleView is GET /api/files/{id}/view: in place for the safe types,
+// an attachment for the rest, like a link.
+func (s *Server) handleView(w http.ResponseWriter, r *http.Request) { s.serveByID(w, r, false) }
+
+func (s *Server) serveByID(w http.ResponseWriter, r *http.Request, attachment bool) {
+	rec, sp, err := s.fileByID(r, true)
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	defer sp.Close()
+	f, info, err := sp.Open(rec.Name)
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	defer f.Close()
+	serveBytes(w, r, f, info, s.headers.lookup(rec.Conversation, info, f), attachment)
+}
+
+// handleVersionDownload is GET /api/files/{id}/versions/{n}/download.
+func (s *Server) handleVersionDownload(w http.ResponseWriter, r *http.Request) {
+	rec, sp, err := s.fileByID(r, false)
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	defer sp.Close()
+	n, err := versionVar(r)
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	f, v, err := sp.OpenVersion(rec.ID, n)
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	info := files.Info{Name: v.Name, Size: fi.Size(), ModTime: fi.ModTime()}
+	serveBytes(w, r, f, info, describeFile(info, f), true)
 }
 
 // fileParams splits /files/{conversation_id}/{name...} from the escaped path

@@ -54,15 +54,7 @@ func (c *headerCache) lookup(conv string, info files.Info, f *os.File) *fileHead
 	if ok && e.size == info.Size && e.mtime.Equal(info.ModTime) {
 		return e
 	}
-	_, mt := content.DetectReader(info.Name, f, info.Size)
-	e = &fileHeaders{
-		size:       info.Size,
-		mtime:      info.ModTime,
-		ctype:      []string{servedType(mt)},
-		inline:     []string{disposition(info.Name, mt, false)},
-		attachment: []string{disposition(info.Name, mt, true)},
-		etag:       []string{`"` + strconv.FormatInt(info.Size, 36) + "-" + strconv.FormatInt(info.ModTime.UnixNano(), 36) + `"`},
-	}
+	e = describeFile(info, f)
 	c.mu.Lock()
 	if len(c.entries) >= c.max {
 		for k := range c.entries { // evict an arbitrary entry
@@ -73,4 +65,17 @@ func (c *headerCache) lookup(conv string, info files.Info, f *os.File) *fileHead
 	c.entries[key] = e
 	c.mu.Unlock()
 	return e
+}
+
+// describeFile sniffs the open file f and works out its headers.
+func describeFile(info files.Info, f *os.File) *fileHeaders {
+	_, mt := content.DetectReader(info.Name, f, info.Size)
+	return &fileHeaders{
+		size:       info.Size,
+		mtime:      info.ModTime,
+		ctype:      []string{servedType(mt)},
+		inline:     []string{disposition(info.Name, mt, false)},
+		attachment: []string{disposition(info.Name, mt, true)},
+		etag:       []string{`"` + strconv.FormatInt(info.Size, 36) + "-" + strconv.FormatInt(info.ModTime.UnixNano(), 36) + `"`},
+	}
 }

@@ -91,3 +91,6 @@ func servedType(mimeType string) string {
 	}
 	return mimeType
 }
+
+// api returns the absolute URL of an API path.
+func (l Links) api(p string) string { return strings.TrimSuffix(l.Base, "/") + p }

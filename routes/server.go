@@ -29,6 +29,11 @@ type Config struct {
 	// names no conversation (the [io] folder); nil means it has none.
 	DefaultScriptSpace *files.Space
 	RateLimits         RateLimits
+	// Bus wakes event streams as soon as this process changes a file.
+	Bus *files.Bus
+	// API serves the REST API under /api/ and the web page at /. It has
+	// no authentication yet, so hosted mode leaves it off.
+	API bool
 }
 
 // Server is the HTTP handler of convfiles.
@@ -43,6 +48,7 @@ type Server struct {
 	scripts scriptFiles
 	rates   RateLimits
 	limits  *limits
+	bus     *files.Bus
 }
 
 type scriptFiles struct {
@@ -57,7 +63,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{store: cfg.Store, links: cfg.Links, log: cfg.Logger, headers: newHeaderCache(4096),
 		runner: cfg.Runner, work: cfg.Workspace, scripts: scriptFiles{cfg.ScriptFiles, cfg.DefaultScriptSpace},
-		rates: cfg.RateLimits, limits: newLimits(cfg.RateLimits)}
+		rates: cfg.RateLimits, limits: newLimits(cfg.RateLimits), bus: cfg.Bus}
 	r := mux.NewRouter()
 	// Names are matched as they were sent, percent-encoded, and decoded once
 	// by the handler; mux must neither decode them first nor "clean" a path
@@ -73,6 +79,9 @@ func New(cfg Config) *Server {
 	})
 	if s.runner != nil {
 		s.registerCodeRoutes(r)
+	}
+	if cfg.API {
+		s.registerAPI(r)
 	}
 	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
 	s.router = r

@@ -95,6 +95,8 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		ScriptFiles:        cfg.scriptFiles(),
 		DefaultScriptSpace: code.io,
 		RateLimits:         routes.RateLimits{PerClient: cfg.RateLimit.PerClient, PerCodeID: cfg.RateLimit.PerCodeID, Global: cfg.RateLimit.Global},
+		Bus:                bus,
+		API:                cfg.Mode != "hosted",
 	})
 	srv := &http.Server{
 		Handler:           handler,

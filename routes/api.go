@@ -1,0 +1,150 @@
+package routes
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"convfiles/files"
+)
+
+// Paging bounds of file listings.
+const (
+	defaultPageSize = 100
+	maxPageSize     = 1000
+)
+
+// registerAPI adds the REST API of the file workspace under /api/.
+func (s *Server) registerAPI(r *mux.Router) {
+	api := r.PathPrefix("/api").Subrouter()
+	api.HandleFunc("/conversations", s.handleConversations).Methods(http.MethodGet)
+	api.HandleFunc("/conversations/{conversation}", s.handleDeleteConversation).Methods(http.MethodDelete)
+	api.HandleFunc("/conversations/{conversation}/files", s.handleListFiles).Methods(http.MethodGet)
+	api.HandleFunc("/files/upload", s.handleUpload).Methods(http.MethodPost)
+	api.HandleFunc("/files/{id}", s.handleFileInfo).Methods(http.MethodGet)
+	api.HandleFunc("/files/{id}", s.handleDeleteFile).Methods(http.MethodDelete)
+	api.HandleFunc("/files/{id}/download", s.handleDownload).Methods(http.MethodGet, http.MethodHead)
+	api.HandleFunc("/files/{id}/view", s.handleView).Methods(http.MethodGet, http.MethodHead)
+	api.HandleFunc("/files/{id}/rename", s.handleRename).Methods(http.MethodPost)
+	api.HandleFunc("/files/{id}/copy", s.handleCopy).Methods(http.MethodPost)
+	api.HandleFunc("/files/{id}/versions", s.handleVersions).Methods(http.MethodGet)
+	api.HandleFunc("/files/{id}/versions/{version}/download", s.handleVersionDownload).Methods(http.MethodGet, http.MethodHead)
+	api.HandleFunc("/files/{id}/versions/{version}/restore", s.handleRestore).Methods(http.MethodPost)
+	api.HandleFunc("/events", s.handleEvents).Methods(http.MethodGet)
+}
+
+// fileJSON is a file as the REST API shows it: seed 004's metadata plus
+// where to get its bytes.
+type fileJSON struct {
+	files.Record
+	URL         string `json:"url"`
+	DownloadURL string `json:"download_url"`
+	ViewURL     string `json:"view_url"`
+}
+
+func (s *Server) fileJSON(rec files.Record) fileJSON {
+	base := s.links.api("/api/files/" + rec.ID)
+	return fileJSON{Record: rec, URL: s.links.URL(rec.Conversation, rec.Name), DownloadURL: base + "/download", ViewURL: base + "/view"}
+}
+
+func (s *Server) handleConversations(w http.ResponseWriter, r *http.Request) {
+	list, err := s.store.Conversations()
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	if list == nil {
+		list = []files.ConversationInfo{}
+	}
+	writeResult(w, map[string]any{"conversations": list})
+}
+
+func (s *Server) handleDeleteConversation(w http.ResponseWriter, r *http.Request) {
+	conv, err := pathVar(r, "conversation")
+	if err == nil {
+		err = s.store.RemoveConversation(conv)
+	}
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	writeResult(w, map[string]any{"deleted": true, "conversation": conv})
+}
+
+// handleListFiles lists one page of a conversation's files:
+// ?pattern=*.csv&sort=name|size|modified&order=asc|desc&limit=100&offset=0.
+func (s *Server) handleListFiles(w http.ResponseWriter, r *http.Request) {
+	conv, err := pathVar(r, "conversation")
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	q, err := listQuery(r)
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	sp, err := s.store.Space(conv)
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	defer sp.Close()
+	recs, total, err := sp.Find(q)
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	out := make([]fileJSON, len(recs))
+	for i, rec := range recs {
+		out[i] = s.fileJSON(rec)
+	}
+	writeResult(w, map[string]any{"files": out, "total": total, "offset": q.Offset, "limit": q.Limit})
+}
+
+func listQuery(r *http.Request) (files.ListQuery, error) {
+	v := r.URL.Query()
+	q := files.ListQuery{Pattern: v.Get("pattern"), Limit: defaultPageSize}
+	switch key := files.SortKey(v.Get("sort")); key {
+	case "", files.SortName, files.SortSize, files.SortModified:
+		q.Sort = key
+	default:
+		return q, files.E("list", files.KindInvalid, string(key), "sort by name, size or modified", nil)
+	}
+	switch o := v.Get("order"); o {
+	case "", "asc":
+	case "desc":
+		q.Desc = true
+	default:
+		return q, files.E("list", files.KindInvalid, o, "order is asc or desc", nil)
+	}
+	for _, p := range []struct {
+		key      string
+		dst      *int
+		min, max int
+	}{{"limit", &q.Limit, 1, maxPageSize}, {"offset", &q.Offset, 0, 1 << 30}} {
+		if raw := v.Get(p.key); raw != "" {
+			n, err := strconv.Atoi(raw)
+			if err != nil || n < p.min || n > p.max {
+				return q, files.E("list", files.KindInvalid, raw, p.key+" must be a whole number from "+strconv.Itoa(p.min)+" to "+strconv.Itoa(p.max), nil)
+			}
+			*p.dst = n
+		}
+	}
+	return q, nil
+}
+
+// pathVar returns a route variable, decoded once from the escaped path.
+func pathVar(r *http.Request, key string) (string, error) {
+	raw := mux.Vars(r)[key]
+	v, err := unescape(raw)
+	if err != nil {
+		return "", files.E("route", files.KindInvalid, raw, "malformed percent-encoding in "+key, nil)
+	}
+	return v, nil
+}
+
+// modifiedOn formats a time as the API does: RFC 3339, UTC.
+func modifiedOn(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }

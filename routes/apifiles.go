@@ -1,0 +1,156 @@
+package routes
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/gorilla/mux"
+
+	"convfiles/files"
+)
+
+// pathVarRaw returns a route variable as it was sent.
+func pathVarRaw(r *http.Request, key string) string { return mux.Vars(r)[key] }
+
+// unescape decodes a percent-encoded path segment once.
+func unescape(s string) (string, error) { return url.PathUnescape(s) }
+
+// fileByID finds the file of the {id} route variable and opens its
+// conversation. With live, a deleted file is not found. The caller must
+// close the Space.
+func (s *Server) fileByID(r *http.Request, live bool) (files.Record, *files.Space, error) {
+	id, err := pathVar(r, "id")
+	if err != nil {
+		return files.Record{}, nil, err
+	}
+	rec, err := s.store.FileByID(id)
+	if err == nil && live && rec.Deleted != nil {
+		err = files.E("find", files.KindNotFound, id, "the file was deleted; GET /api/files/"+id+"/versions lists what can be restored", nil)
+	}
+	if err != nil {
+		return rec, nil, err
+	}
+	sp, err := s.store.Space(rec.Conversation)
+	return rec, sp, err
+}
+
+// withFile runs fn on the file of the request, answering errors.
+func (s *Server) withFile(w http.ResponseWriter, r *http.Request, live bool, fn func(files.Record, *files.Space) (any, error)) {
+	rec, sp, err := s.fileByID(r, live)
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	defer sp.Close()
+	result, err := fn(rec, sp)
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	if result != nil {
+		writeResult(w, result)
+	}
+}
+
+func (s *Server) handleFileInfo(w http.ResponseWriter, r *http.Request) {
+	s.withFile(w, r, false, func(rec files.Record, sp *files.Space) (any, error) {
+		vs, err := sp.Versions(rec.ID)
+		return map[string]any{"file": s.fileJSON(rec), "versions": len(vs)}, err
+	})
+}
+
+func (s *Server) handleDeleteFile(w http.ResponseWriter, r *http.Request) {
+	s.withFile(w, r, true, func(rec files.Record, sp *files.Space) (any, error) {
+		if err := sp.Remove(rec.Name); err != nil {
+			return nil, err
+		}
+		return map[string]any{"deleted": true, "id": rec.ID}, nil
+	})
+}
+
+// nameBody reads {"name": "…"} from a request body of at most 64 KiB.
+func nameBody(r *http.Request) (string, error) {
+	var body struct {
+		Name *string `json:"name"`
+	}
+	dec := json.NewDecoder(io.LimitReader(r.Body, 64<<10))
+	if err := dec.Decode(&body); err != nil || body.Name == nil {
+		return "", files.E("read request", files.KindInvalid, "", `send a JSON body like {"name": "new name.txt"}`, nil)
+	}
+	return *body.Name, nil
+}
+
+func (s *Server) handleRename(w http.ResponseWriter, r *http.Request) {
+	s.withFile(w, r, true, func(rec files.Record, sp *files.Space) (any, error) {
+		to, err := nameBody(r)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := sp.Rename(rec.Name, to); err != nil {
+			return nil, err
+		}
+		after, err := sp.Record(rec.ID)
+		return map[string]any{"file": s.fileJSON(after)}, err
+	})
+}
+
+func (s *Server) handleCopy(w http.ResponseWriter, r *http.Request) {
+	s.withFile(w, r, true, func(rec files.Record, sp *files.Space) (any, error) {
+		to, err := nameBody(r)
+		if err != nil {
+			return nil, err
+		}
+		info, err := sp.Copy(r.Context(), rec.Name, to, files.WriteOptions{Source: files.SourceDerived})
+		if err != nil {
+			return nil, err
+		}
+		after, err := sp.Record(info.ID)
+		return map[string]any{"file": s.fileJSON(after)}, err
+	})
+}
+
+func (s *Server) handleVersions(w http.ResponseWriter, r *http.Request) {
+	s.withFile(w, r, false, func(rec files.Record, sp *files.Space) (any, error) {
+		vs, err := sp.Versions(rec.ID)
+		if err != nil {
+			return nil, err
+		}
+		type versionJSON struct {
+			files.Version
+			DownloadURL string `json:"download_url"`
+			RestoreURL  string `json:"restore_url"`
+		}
+		out := make([]versionJSON, len(vs))
+		for i, v := range vs {
+			base := s.links.api("/api/files/" + rec.ID + "/versions/" + strconv.Itoa(v.Version))
+			out[i] = versionJSON{Version: v, DownloadURL: base + "/download", RestoreURL: base + "/restore"}
+		}
+		return map[string]any{"file": s.fileJSON(rec), "versions": out}, nil
+	})
+}
+
+func versionVar(r *http.Request) (int, error) {
+	raw := pathVarRaw(r, "version")
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 1 {
+		return 0, files.E("find version", files.KindInvalid, raw, "a version is a positive number; GET …/versions lists them", nil)
+	}
+	return n, nil
+}
+
+func (s *Server) handleRestore(w http.ResponseWriter, r *http.Request) {
+	s.withFile(w, r, false, func(rec files.Record, sp *files.Space) (any, error) {
+		n, err := versionVar(r)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := sp.Restore(r.Context(), rec.ID, n, files.WriteOptions{Source: files.SourceDerived}); err != nil {
+			return nil, err
+		}
+		after, err := sp.Record(rec.ID)
+		return map[string]any{"file": s.fileJSON(after), "restored": n}, err
+	})
+}

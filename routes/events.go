@@ -1,0 +1,148 @@
+package routes
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"convfiles/files"
+)
+
+// How the event stream paces itself.
+const (
+	eventPoll      = time.Second      // look for changes made by other processes (the CLI)
+	eventKeepAlive = 15 * time.Second // a comment line keeps proxies from closing the stream
+	eventBatch     = 500
+)
+
+// handleEvents is GET /api/events?conversation=ID: server-sent events
+// file:created, file:modified, file:deleted (seed 004's payloads) and
+// conversation:deleted, for one conversation or, without the parameter, all.
+// Each event's id is its sequence number in the index, so a client that
+// reconnects with Last-Event-ID (EventSource does by itself) gets what it
+// missed; one too far behind gets a "reset" event and should reload.
+// Events come from every door: in-process changes wake the stream at once,
+// changes by another process (the CLI) are seen within a second.
+func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
+	ix := s.store.Index()
+	if ix == nil {
+		writeError(w, r, s.log, files.E("events", files.KindNotFound, "", "this server keeps no event history", nil))
+		return
+	}
+	conv := r.URL.Query().Get("conversation")
+	if conv != "" {
+		if err := files.ValidateConversationID(conv); err != nil {
+			writeError(w, r, s.log, err)
+			return
+		}
+	}
+	last, err := resumePoint(r, ix)
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	var wake <-chan files.Event
+	if s.bus != nil {
+		sub := s.bus.Subscribe(256)
+		defer sub.Close()
+		wake = sub.C
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	rc.SetWriteDeadline(time.Time{})
+	fmt.Fprintf(w, "retry: 2000\n\n")
+	if first, err := ix.FirstEvent(); err == nil && first > 0 && last < first-1 {
+		fmt.Fprintf(w, "id: %d\nevent: reset\ndata: {}\n\n", first-1)
+	}
+	rc.Flush()
+	poll, keepAlive := time.NewTicker(eventPoll), time.NewTicker(eventKeepAlive)
+	defer poll.Stop()
+	defer keepAlive.Stop()
+	for {
+		evs, err := ix.Events(conv, last, eventBatch)
+		if err != nil {
+			s.log.Error("event stream", "err", err)
+			return
+		}
+		for _, ev := range evs {
+			last = ev.Seq
+			data, _ := json.Marshal(eventPayload(ev, s.links))
+			fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", ev.Seq, ev.Type, data)
+		}
+		if len(evs) > 0 {
+			if rc.Flush() != nil {
+				return
+			}
+			keepAlive.Reset(eventKeepAlive)
+		}
+		if len(evs) == eventBatch {
+			continue
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-wake:
+		drain:
+			for { // one query answers a burst of wake-ups
+				select {
+				case <-wake:
+				default:
+					break drain
+				}
+			}
+		case <-poll.C:
+		case <-keepAlive.C:
+			fmt.Fprint(w, ": keep-alive\n\n")
+			if rc.Flush() != nil {
+				return
+			}
+		}
+	}
+}
+
+// resumePoint is the sequence number to stream after: Last-Event-ID (or
+// ?last_event_id=), else the newest event, so a new client gets only new
+// changes.
+func resumePoint(r *http.Request, ix files.Index) (int64, error) {
+	raw := r.Header.Get("Last-Event-ID")
+	if raw == "" {
+		raw = r.URL.Query().Get("last_event_id")
+	}
+	if raw == "" {
+		return ix.LastEvent()
+	}
+	n, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || n < 0 {
+		return 0, files.E("events", files.KindInvalid, raw, "Last-Event-ID must be an event id this server sent", nil)
+	}
+	return n, nil
+}
+
+// eventPayload is an event's data: seed 004's fields for its type, plus
+// the conversation and, for files that exist, their link.
+func eventPayload(ev files.Event, links Links) map[string]any {
+	p := map[string]any{"id": ev.ID, "conversation": ev.Conversation}
+	switch ev.Type {
+	case files.FileCreated:
+		p["name"], p["size"], p["mime_type"], p["source_session_id"] = ev.Name, ev.Size, ev.MIME, ev.Session
+		p["modified_on"], p["url"] = modifiedOn(ev.Time), links.URL(ev.Conversation, ev.Name)
+	case files.FileModified:
+		p["name"], p["size"], p["modified_on"], p["mime_type"] = ev.Name, ev.Size, modifiedOn(ev.Time), ev.MIME
+		p["url"] = links.URL(ev.Conversation, ev.Name)
+		if ev.RenamedFrom != "" {
+			p["renamed_from"] = ev.RenamedFrom
+		}
+	case files.FileDeleted:
+		p["name"] = ev.Name
+	case files.ConversationDeleted:
+		delete(p, "id")
+	}
+	return p
+}

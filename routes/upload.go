@@ -1,0 +1,176 @@
+package routes
+
+import (
+	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strings"
+
+	"convfiles/files"
+)
+
+// uploadBuffer is how much of an upload is copied at a time.
+const uploadBuffer = 256 << 10
+
+// handleUpload is POST /api/files/upload: multipart/form-data with one or
+// more file parts, streamed to disk as they arrive. The conversation comes
+// from ?conversation= or a "conversation" field sent before the files; an
+// optional "session" names who uploaded. Every byte is checked against the
+// file and conversation limits before it is written. The upload is all or
+// nothing: if one file is refused, none is kept, and no temporary file
+// stays behind. The MIME type is sniffed from the bytes, never taken from
+// the client. ?on_conflict=fail refuses names that exist; the default
+// replaces them, keeping the old content as a version.
+func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
+	mr, err := r.MultipartReader()
+	if err != nil {
+		writeError(w, r, s.log, files.E("upload", files.KindInvalid, "", "send multipart/form-data with one or more file fields", nil))
+		return
+	}
+	q := r.URL.Query()
+	up := &upload{conv: q.Get("conversation"), session: q.Get("session"), server: s, r: r}
+	switch q.Get("on_conflict") {
+	case "", "replace":
+	case "fail":
+		up.noReplace = true
+	default:
+		writeError(w, r, s.log, files.E("upload", files.KindInvalid, q.Get("on_conflict"), "on_conflict is replace or fail", nil))
+		return
+	}
+	defer up.abort()
+	if err := up.receive(mr); err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	recs, err := up.commit()
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	out := make([]fileJSON, len(recs))
+	for i, rec := range recs {
+		out[i] = s.fileJSON(rec)
+	}
+	writeJSON(w, http.StatusCreated, envelope{Success: true, Result: map[string]any{"files": out}})
+}
+
+// upload is one upload request in progress.
+type upload struct {
+	server    *Server
+	r         *http.Request
+	conv      string
+	session   string
+	noReplace bool
+	sp        *files.Space
+	pending   []*files.Writer
+}
+
+// receive streams every file part into an uncommitted Writer.
+func (u *upload) receive(mr *multipart.Reader) error {
+	buf := make([]byte, uploadBuffer)
+	seen := map[string]bool{}
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return files.E("upload", files.KindInvalid, "", "the multipart body is malformed or was cut off", err)
+		}
+		name := partFileName(part)
+		if name == "" {
+			if err := u.field(part); err != nil {
+				return err
+			}
+			continue
+		}
+		if u.sp == nil {
+			if u.conv == "" {
+				return files.E("upload", files.KindInvalid, "", "name the conversation: ?conversation=ID, or a \"conversation\" field before the files", nil)
+			}
+			if u.sp, err = u.server.store.Space(u.conv); err != nil {
+				return err
+			}
+		}
+		fw, err := u.sp.Create(u.r.Context(), name, files.WriteOptions{Source: files.SourceUpload, Session: u.session, NoReplace: u.noReplace})
+		if err != nil {
+			return err
+		}
+		u.pending = append(u.pending, fw)
+		if seen[fw.Name()] {
+			return files.E("upload", files.KindInvalid, fw.Name(), "the upload holds two files with this name", nil)
+		}
+		seen[fw.Name()] = true
+		if _, err := io.CopyBuffer(fw, part, buf); err != nil {
+			var fe *files.Error
+			if errors.As(err, &fe) {
+				return err
+			}
+			return files.E("upload", files.KindInvalid, fw.Name(), "the upload was cut off before this file ended", err)
+		}
+	}
+	if len(u.pending) == 0 {
+		return files.E("upload", files.KindInvalid, "", "the upload holds no file: send parts with a filename", nil)
+	}
+	return nil
+}
+
+// field reads a plain form field (at most 1 KiB).
+func (u *upload) field(part *multipart.Part) error {
+	b, err := io.ReadAll(io.LimitReader(part, 1<<10))
+	if err != nil {
+		return files.E("upload", files.KindInvalid, part.FormName(), "the multipart body is malformed or was cut off", err)
+	}
+	v := strings.TrimSpace(string(b))
+	switch part.FormName() {
+	case "conversation":
+		if u.sp != nil && v != u.conv {
+			return files.E("upload", files.KindInvalid, v, "the conversation field must come before the files", nil)
+		}
+		u.conv = v
+	case "session":
+		u.session = v
+	}
+	return nil
+}
+
+// commit makes every received file visible and returns their records.
+func (u *upload) commit() ([]files.Record, error) {
+	var out []files.Record
+	for len(u.pending) > 0 {
+		info, err := u.pending[0].Commit()
+		u.pending = u.pending[1:]
+		if err != nil {
+			return nil, err
+		}
+		rec, err := u.sp.Record(info.Name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+// abort discards whatever was not committed and closes the Space.
+func (u *upload) abort() {
+	for _, fw := range u.pending {
+		fw.Abort()
+	}
+	if u.sp != nil {
+		u.sp.Close()
+	}
+}
+
+// partFileName returns the file name a part carries, folders included
+// (multipart.Part.FileName would keep only the last element and so hide a
+// hostile name instead of refusing it); "" for a plain field.
+func partFileName(p *multipart.Part) string {
+	_, params, err := mime.ParseMediaType(p.Header.Get("Content-Disposition"))
+	if err != nil {
+		return ""
+	}
+	return params["filename"]
+}
