@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/gorilla/mux"
 
@@ -76,8 +77,13 @@ func nameBody(r *http.Request) (string, error) {
 	var body struct {
 		Name *string `json:"name"`
 	}
-	dec := json.NewDecoder(io.LimitReader(r.Body, 64<<10))
-	if err := dec.Decode(&body); err != nil || body.Name == nil {
+	raw, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
+	if err == nil && !utf8.Valid(raw) {
+		// encoding/json would quietly turn the bad bytes into U+FFFD and
+		// so store a name nobody sent.
+		return "", files.E("read request", files.KindInvalid, "", "the body is not valid UTF-8", nil)
+	}
+	if err != nil || json.Unmarshal(raw, &body) != nil || body.Name == nil {
 		return "", files.E("read request", files.KindInvalid, "", `send a JSON body like {"name": "new name.txt"}`, nil)
 	}
 	return *body.Name, nil

@@ -2,8 +2,8 @@ package routes
 
 import (
 	"net/http"
-	"os"
 	"net/url"
+	"os"
 	"strings"
 
 	"convfiles/files"

@@ -1,0 +1,180 @@
+package routes
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/textproto"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"convfiles/content"
+	"convfiles/files"
+	"convfiles/files/sqlite"
+)
+
+// apiEnv is a real HTTP server on a loopback port over an indexed Store.
+type apiEnv struct {
+	t     *testing.T
+	srv   *httptest.Server
+	store *files.Store
+	dir   string // the store's folder of conversations
+	// indexPath is the metadata index's file.
+	indexPath string
+}
+
+func newAPIEnv(t *testing.T, opts files.Options) *apiEnv {
+	t.Helper()
+	return newAPIEnvAt(t, filepath.Join(t.TempDir(), "files"), opts)
+}
+
+func newAPIEnvAt(t *testing.T, dir string, opts files.Options) *apiEnv {
+	t.Helper()
+	indexPath := filepath.Join(t.TempDir(), "index.db")
+	ix, err := sqlite.Open(indexPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Index, opts.Bus = ix, files.NewBus()
+	opts.Sniff = func(name string, head []byte) string {
+		_, mime := content.Detect(name, head, len(head) < content.SniffLen)
+		return mime
+	}
+	store, err := files.OpenStore(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &apiEnv{t: t, store: store, dir: dir, indexPath: indexPath}
+	e.srv = httptest.NewUnstartedServer(nil)
+	base := "http://" + e.srv.Listener.Addr().String()
+	e.srv.Config.Handler = New(Config{Store: store, Bus: opts.Bus, API: true, Links: Links{Base: base}})
+	e.srv.Start()
+	t.Cleanup(func() { e.srv.Close(); store.Close(); ix.Close() })
+	return e
+}
+
+// part is one file of a multipart upload.
+type part struct {
+	name, ctype string
+	body        []byte
+}
+
+// uploadBody builds a multipart body; fields come first, in order.
+func uploadBody(t *testing.T, fields [][2]string, parts ...part) (*bytes.Buffer, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	for _, f := range fields {
+		mw.WriteField(f[0], f[1])
+	}
+	for _, p := range parts {
+		h := textproto.MIMEHeader{}
+		h.Set("Content-Disposition", `form-data; name="file"; filename="`+p.name+`"`)
+		if p.ctype != "" {
+			h.Set("Content-Type", p.ctype)
+		}
+		w, err := mw.CreatePart(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(p.body)
+	}
+	mw.Close()
+	return &buf, mw.FormDataContentType()
+}
+
+// upload posts parts to conversation conv and decodes the envelope.
+func (e *apiEnv) upload(conv, query string, parts ...part) (int, envelopeOf[struct{ Files []fileOut }]) {
+	e.t.Helper()
+	body, ctype := uploadBody(e.t, nil, parts...)
+	resp, err := http.Post(e.srv.URL+"/api/files/upload?conversation="+conv+query, ctype, body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var env envelopeOf[struct{ Files []fileOut }]
+	decode(e.t, resp, &env)
+	return resp.StatusCode, env
+}
+
+// do sends a request with an optional JSON body and decodes the answer.
+func (e *apiEnv) do(method, path string, body any, out any) int {
+	e.t.Helper()
+	var rd io.Reader
+	if raw, ok := body.(rawJSON); ok {
+		rd = strings.NewReader(string(raw))
+	} else if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, e.srv.URL+path, rd)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	decode(e.t, resp, out)
+	return resp.StatusCode
+}
+
+func (e *apiEnv) get(path string) (*http.Response, []byte) {
+	e.t.Helper()
+	resp, err := http.Get(e.srv.URL + path)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, b
+}
+
+func decode(t *testing.T, resp *http.Response, out any) {
+	t.Helper()
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+	}
+}
+
+// rawJSON is a request body sent exactly as written.
+type rawJSON string
+
+// envelopeOf is the API's JSON envelope with a typed result.
+type envelopeOf[T any] struct {
+	Success bool      `json:"success"`
+	Result  T         `json:"result"`
+	Error   errorBody `json:"error"`
+}
+
+// fileOut is a file as the API returns it.
+type fileOut struct {
+	ID, Conversation, Name, URL string
+	MIME                        string `json:"mime_type"`
+	Size                        int64
+	SHA256                      string
+	Version                     int
+	Source                      string
+	DownloadURL                 string `json:"download_url"`
+	ViewURL                     string `json:"view_url"`
+}
+
+// write stores a file in a conversation directly, as a script would.
+func write(t *testing.T, store *files.Store, conv, name, body string) files.Info {
+	t.Helper()
+	sp, err := store.Space(conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sp.Close()
+	info, err := sp.WriteBytes(context.Background(), name, []byte(body), files.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info
+}
