@@ -52,9 +52,10 @@ func newAPIEnvAt(t *testing.T, dir string, opts files.Options) *apiEnv {
 	e := &apiEnv{t: t, store: store, dir: dir, indexPath: indexPath}
 	e.srv = httptest.NewUnstartedServer(nil)
 	base := "http://" + e.srv.Listener.Addr().String()
-	e.srv.Config.Handler = New(Config{Store: store, Bus: opts.Bus, API: true, Links: Links{Base: base}})
+	h := New(Config{Store: store, Bus: opts.Bus, API: true, Links: Links{Base: base}})
+	e.srv.Config.Handler = h
 	e.srv.Start()
-	t.Cleanup(func() { e.srv.Close(); store.Close(); ix.Close() })
+	t.Cleanup(func() { h.Shutdown(); e.srv.Close(); store.Close(); ix.Close() })
 	return e
 }
 

@@ -88,6 +88,8 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 			return
+		case <-s.closing:
+			return
 		case <-wake:
 		drain:
 			for { // one query answers a burst of wake-ups

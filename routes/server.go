@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/gorilla/mux"
 
@@ -49,7 +50,14 @@ type Server struct {
 	rates   RateLimits
 	limits  *limits
 	bus     *files.Bus
+	// closing is closed by Shutdown: long-lived responses (event streams)
+	// end so a graceful shutdown does not wait for them forever.
+	closing   chan struct{}
+	closeOnce sync.Once
 }
+
+// Shutdown ends the event streams; pass it to http.Server.RegisterOnShutdown.
+func (s *Server) Shutdown() { s.closeOnce.Do(func() { close(s.closing) }) }
 
 type scriptFiles struct {
 	enabled bool
@@ -63,7 +71,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{store: cfg.Store, links: cfg.Links, log: cfg.Logger, headers: newHeaderCache(4096),
 		runner: cfg.Runner, work: cfg.Workspace, scripts: scriptFiles{cfg.ScriptFiles, cfg.DefaultScriptSpace},
-		rates: cfg.RateLimits, limits: newLimits(cfg.RateLimits), bus: cfg.Bus}
+		rates: cfg.RateLimits, limits: newLimits(cfg.RateLimits), bus: cfg.Bus, closing: make(chan struct{})}
 	r := mux.NewRouter()
 	// Names are matched as they were sent, percent-encoded, and decoded once
 	// by the handler; mux must neither decode them first nor "clean" a path
@@ -82,6 +90,7 @@ func New(cfg Config) *Server {
 	}
 	if cfg.API {
 		s.registerAPI(r)
+		s.registerPage(r)
 	}
 	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
 	s.router = r

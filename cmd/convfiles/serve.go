@@ -104,6 +104,7 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          nil,
 	}
+	srv.RegisterOnShutdown(handler.Shutdown)
 	e.logger.Info("convfiles serving", "addr", ln.Addr().String(), "links", cfg.publicURL(), "data", cfg.DataDir,
 		"mode", cfg.Mode, "script_files", cfg.scriptFiles(), "workspace", cfg.workspaceDir())
 	if ready != nil {

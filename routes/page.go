@@ -1,0 +1,61 @@
+package routes
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"net/http"
+	"time"
+
+	"github.com/gorilla/mux"
+)
+
+//go:embed web/index.html web/app.js web/app.css
+var webFiles embed.FS
+
+// pageCSP lets the page load only its own script, style, images and
+// frames: a file name that slipped into the DOM as markup could still not
+// run script.
+const pageCSP = "default-src 'self'; img-src 'self' data: blob:; frame-src 'self'; object-src 'none'; " +
+	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// asset is an embedded file of the web page with its headers.
+type asset struct {
+	body  []byte
+	ctype string
+	etag  string
+}
+
+func loadAsset(name, ctype string) asset {
+	b, err := webFiles.ReadFile("web/" + name)
+	if err != nil {
+		panic(err) // embedded at build time: cannot be missing
+	}
+	sum := sha256.Sum256(b)
+	return asset{body: b, ctype: ctype, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+}
+
+// registerPage serves the web page at / and its script and style.
+func (s *Server) registerPage(r *mux.Router) {
+	for path, a := range map[string]asset{
+		"/":        loadAsset("index.html", "text/html; charset=utf-8"),
+		"/app.js":  loadAsset("app.js", "text/javascript; charset=utf-8"),
+		"/app.css": loadAsset("app.css", "text/css; charset=utf-8"),
+	} {
+		r.Handle(path, a).Methods(http.MethodGet, http.MethodHead)
+	}
+}
+
+// ServeHTTP sends the asset; ETag makes a reload cheap.
+func (a asset) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", a.ctype)
+	h.Set("Content-Security-Policy", pageCSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "same-origin")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Etag", a.etag)
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.body))
+}
