@@ -92,6 +92,15 @@ func (s *Server) handleListFiles(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer sp.Close()
+	// Read before the listing: a client that streams events after this id
+	// misses nothing that happened while it listed.
+	var lastEvent int64
+	if ix := s.store.Index(); ix != nil {
+		if lastEvent, err = ix.LastEvent(); err != nil {
+			writeError(w, r, s.log, err)
+			return
+		}
+	}
 	recs, total, err := sp.Find(q)
 	if err != nil {
 		writeError(w, r, s.log, err)
@@ -101,7 +110,7 @@ func (s *Server) handleListFiles(w http.ResponseWriter, r *http.Request) {
 	for i, rec := range recs {
 		out[i] = s.fileJSON(rec)
 	}
-	writeResult(w, map[string]any{"files": out, "total": total, "offset": q.Offset, "limit": q.Limit})
+	writeResult(w, map[string]any{"files": out, "total": total, "offset": q.Offset, "limit": q.Limit, "last_event_id": lastEvent})
 }
 
 func listQuery(r *http.Request) (files.ListQuery, error) {

@@ -64,9 +64,11 @@ function openConversation(conv) {
   $("title").textContent = conv;
   $("workspace").hidden = false;
   closePanel();
-  loadFiles();
+  if (state.events) state.events.close();
+  // The listing says which event it is current to; the stream starts
+  // there, so nothing written in between is missed.
+  loadFiles().then((lastEventId) => { if (conv === state.conv) connectEvents(lastEventId); });
   loadConversations().catch(() => {});
-  connectEvents();
 }
 
 async function loadFiles() {
@@ -75,10 +77,11 @@ async function loadFiles() {
   const filter = $("filter").value.trim();
   if (filter) q.set("pattern", filter);
   try {
-    const { files, total } = await api("/api/conversations/" + encodeURIComponent(conv) + "/files?" + q);
+    const { files, total, last_event_id } = await api("/api/conversations/" + encodeURIComponent(conv) + "/files?" + q);
     if (conv !== state.conv) return;
     state.files = files;
     renderCards(files, total);
+    return last_event_id;
   } catch (err) {
     say(err.message, true);
   }
@@ -222,9 +225,11 @@ function scheduleRefresh() {
   refreshTimer = setTimeout(() => { loadFiles(); loadConversations().catch(() => {}); }, 50);
 }
 
-function connectEvents() {
+function connectEvents(lastEventId) {
   if (state.events) state.events.close();
-  const es = new EventSource("/api/events?conversation=" + encodeURIComponent(state.conv));
+  const q = new URLSearchParams({ conversation: state.conv });
+  if (lastEventId !== undefined) q.set("last_event_id", String(lastEventId));
+  const es = new EventSource("/api/events?" + q);
   state.events = es;
   es.onopen = () => { $("live").textContent = "live"; $("live").className = "live on"; };
   es.onerror = () => { $("live").textContent = "reconnecting…"; $("live").className = "live"; };
