@@ -166,11 +166,22 @@ func (s *rootState) close() error {
 	return nil
 }
 
-// inUse reports whether a temporary file is being written right now.
+// processStart is when this process started. A temporary file last
+// written before it cannot be this process's; if no one holds its lock, its
+// writer is dead (a crash, a SIGKILL) and it can go at once.
+var processStart = time.Now()
+
+// inUse reports whether a temporary file is being written right now: its
+// writer holds a lock on it. A file written in the last minute since this
+// process started is also spared, because its writer may not have taken
+// the lock yet.
 func inUse(r *os.Root, p string) bool {
 	fi, err := r.Lstat(p)
-	if err != nil || time.Since(fi.ModTime()) < time.Minute {
-		return err == nil
+	if err != nil {
+		return false
+	}
+	if mt := fi.ModTime(); mt.After(processStart) && time.Since(mt) < time.Minute {
+		return true
 	}
 	if !fi.Mode().IsRegular() {
 		return false
