@@ -39,6 +39,19 @@ type serverProcess struct {
 
 func startServerProcess(t *testing.T, dataDir string) *serverProcess {
 	t.Helper()
+	return startServerProcessWith(t, dataDir, "")
+}
+
+// startServerProcessWith starts the server with a config file holding toml.
+func startServerProcessWith(t *testing.T, dataDir, toml string) *serverProcess {
+	t.Helper()
+	if toml != "" {
+		cfgDir := filepath.Join(dataDir, "config", "convfiles")
+		os.MkdirAll(cfgDir, 0o700)
+		if err := os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(toml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cmd := exec.Command(os.Args[0], "serve", "--addr", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), "CONVFILES_RUN_MAIN=1", "XDG_DATA_HOME="+dataDir, "XDG_CONFIG_HOME="+filepath.Join(dataDir, "config"))
 	stderr, _ := cmd.StderrPipe()

@@ -44,6 +44,9 @@ func (ix *Index) List(conversation string, q files.ListQuery) ([]files.Record, i
 			append(args, limit, q.Offset)...)
 		return recs, total, err
 	}
+	if q.Limit <= 0 || q.Limit > 1000 {
+		return ix.listAll(where, order, args, q)
+	}
 	rows, err := ix.r.Query(`SELECT id, name FROM files WHERE `+where+` ORDER BY `+order, args...)
 	if err != nil {
 		return nil, 0, wrap(op, err)
@@ -77,6 +80,28 @@ func (ix *Index) List(conversation string, q files.ListQuery) ([]files.Record, i
 	}
 	files.SortRecords(recs, q.Sort, q.Desc)
 	return recs, total, nil
+}
+
+// listAll reads every candidate row in full in one query and keeps the
+// page of those whose names match: for long pages, cheaper than a second
+// query by ID.
+func (ix *Index) listAll(where, order string, args []any, q files.ListQuery) ([]files.Record, int, error) {
+	recs, err := ix.records(`SELECT `+fileColumns+` FROM files WHERE `+where+` ORDER BY `+order, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	kept := recs[:0]
+	for _, rec := range recs {
+		if files.MatchGlob(q.Pattern, rec.Name) {
+			kept = append(kept, rec)
+		}
+	}
+	total := len(kept)
+	kept = kept[min(q.Offset, total):]
+	if q.Limit > 0 && len(kept) > q.Limit {
+		kept = kept[:q.Limit]
+	}
+	return kept, total, nil
 }
 
 // recordsByID reads the rows of ids, in batches that stay under SQLite's

@@ -18,6 +18,7 @@ CREATE TABLE files (
     disk_time         INTEGER NOT NULL DEFAULT 0
 );
 CREATE UNIQUE INDEX files_live_name ON files (conversation, name) WHERE deleted_on IS NULL;
+CREATE INDEX files_name ON files (conversation, name, deleted_on);
 CREATE INDEX files_live_size ON files (conversation, size, name) WHERE deleted_on IS NULL;
 CREATE INDEX files_live_modified ON files (conversation, modified_on, name) WHERE deleted_on IS NULL;
 

@@ -1,0 +1,98 @@
+package sqlite_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"convfiles/files"
+	"convfiles/files/sqlite"
+)
+
+// listFixture is a conversation of 100,000 files (a tenth of them .csv),
+// indexed once per benchmark process.
+var listFixture struct {
+	once  sync.Once
+	dir   string // the conversation's folder
+	store *files.Store
+	err   error
+}
+
+const listFiles = 100_000
+
+func listStore(b *testing.B) (*files.Store, string) {
+	listFixture.once.Do(func() {
+		root := os.Getenv("CONVFILES_BENCH_DIR")
+		if root == "" {
+			root = os.TempDir()
+		}
+		dir, err := os.MkdirTemp(root, "convfiles-list-bench-")
+		if err != nil {
+			listFixture.err = err
+			return
+		}
+		conv := filepath.Join(dir, "files", "big")
+		exts := []string{"csv", "json", "txt", "md", "png", "pdf", "xlsx", "log", "html", "bin"}
+		for i := 0; i < listFiles; i++ {
+			name := filepath.Join(conv, fmt.Sprintf("d%02d", i%100), fmt.Sprintf("file%06d.%s", i, exts[i%len(exts)]))
+			if i < 100 {
+				os.MkdirAll(filepath.Dir(name), 0o755)
+			}
+			if err := os.WriteFile(name, []byte("x"), 0o644); err != nil {
+				listFixture.err = err
+				return
+			}
+		}
+		ix, err := sqlite.Open(filepath.Join(dir, "index.db"))
+		if err != nil {
+			listFixture.err = err
+			return
+		}
+		// Opening the Store reconciles: the 100,000 files enter the index.
+		listFixture.store, listFixture.err = files.OpenStore(filepath.Join(dir, "files"), files.Options{Index: ix})
+		listFixture.dir = conv
+	})
+	if listFixture.err != nil {
+		b.Fatal(listFixture.err)
+	}
+	return listFixture.store, listFixture.dir
+}
+
+// BenchmarkList100k lists a conversation of 100,000 files with a glob
+// through the index, against the baseline of walking the folder and
+// matching every name (how a listing works without an index).
+func BenchmarkList100k(b *testing.B) {
+	store, dir := listStore(b)
+	sp, err := store.Space("big")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sp.Close()
+	find := func(q files.ListQuery, want int) func(*testing.B) {
+		return func(b *testing.B) {
+			for b.Loop() {
+				recs, total, err := sp.Find(q)
+				if err != nil || total != want {
+					b.Fatalf("%d matches, want %d: %v (%d records)", total, want, err, len(recs))
+				}
+			}
+		}
+	}
+	b.Run("index-glob-page", find(files.ListQuery{Pattern: "*.csv", Limit: 100}, listFiles/10))
+	b.Run("index-glob-all", find(files.ListQuery{Pattern: "*.csv"}, listFiles/10))
+	b.Run("index-glob-all-sorted-by-size", find(files.ListQuery{Pattern: "*.csv", Sort: files.SortSize, Desc: true}, listFiles/10))
+	b.Run("disk-walk-glob", func(b *testing.B) {
+		standalone, err := files.OpenDir(dir, files.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer standalone.Close()
+		for b.Loop() {
+			if _, total, err := standalone.Find(files.ListQuery{Pattern: "*.csv"}); err != nil || total != listFiles/10 {
+				b.Fatalf("%d matches: %v", total, err)
+			}
+		}
+	})
+}
