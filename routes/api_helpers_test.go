@@ -20,7 +20,7 @@ import (
 
 // apiEnv is a real HTTP server on a loopback port over an indexed Store.
 type apiEnv struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *httptest.Server
 	store *files.Store
 	dir   string // the store's folder of conversations
@@ -28,12 +28,12 @@ type apiEnv struct {
 	indexPath string
 }
 
-func newAPIEnv(t *testing.T, opts files.Options) *apiEnv {
+func newAPIEnv(t testing.TB, opts files.Options) *apiEnv {
 	t.Helper()
 	return newAPIEnvAt(t, filepath.Join(t.TempDir(), "files"), opts)
 }
 
-func newAPIEnvAt(t *testing.T, dir string, opts files.Options) *apiEnv {
+func newAPIEnvAt(t testing.TB, dir string, opts files.Options) *apiEnv {
 	t.Helper()
 	indexPath := filepath.Join(t.TempDir(), "index.db")
 	ix, err := sqlite.Open(indexPath)
@@ -66,7 +66,7 @@ type part struct {
 }
 
 // uploadBody builds a multipart body; fields come first, in order.
-func uploadBody(t *testing.T, fields [][2]string, parts ...part) (*bytes.Buffer, string) {
+func uploadBody(t testing.TB, fields [][2]string, parts ...part) (*bytes.Buffer, string) {
 	t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
@@ -132,7 +132,7 @@ func (e *apiEnv) get(path string) (*http.Response, []byte) {
 	return resp, b
 }
 
-func decode(t *testing.T, resp *http.Response, out any) {
+func decode(t testing.TB, resp *http.Response, out any) {
 	t.Helper()
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
@@ -166,7 +166,7 @@ type fileOut struct {
 }
 
 // write stores a file in a conversation directly, as a script would.
-func write(t *testing.T, store *files.Store, conv, name, body string) files.Info {
+func write(t testing.TB, store *files.Store, conv, name, body string) files.Info {
 	t.Helper()
 	sp, err := store.Space(conv)
 	if err != nil {
