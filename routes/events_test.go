@@ -21,7 +21,7 @@ type sseEvent struct {
 
 // openStream connects to the event stream and returns a channel of
 // parsed events; it ends when ctx does.
-func openStream(t *testing.T, ctx context.Context, url, lastID string) <-chan sseEvent {
+func openStream(t testing.TB, ctx context.Context, url, lastID string) <-chan sseEvent {
 	t.Helper()
 	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 	if lastID != "" {
@@ -60,7 +60,7 @@ func openStream(t *testing.T, ctx context.Context, url, lastID string) <-chan ss
 	return out
 }
 
-func next(t *testing.T, c <-chan sseEvent) sseEvent {
+func next(t testing.TB, c <-chan sseEvent) sseEvent {
 	t.Helper()
 	select {
 	case ev, ok := <-c:
