@@ -21,6 +21,11 @@ if [ -z "${SUMMARY_ONLY:-}" ]; then
 	CONVFILES_BENCH_DIR=/dev/shm run writeread-tmpfs.txt ./runtime 'WriteReadMiB' -benchtime 500x
 	run link.txt ./routes 'Link' -benchtime 2s
 	go test ./runtime -run '^$' -bench 'RunawayOvershoot' -benchtime 1x -count 1 | tee "$out/runaway.txt" >&2
+	# The file workspace (issue 4).
+	run list.txt ./files/sqlite 'List100k' -benchtime 10x
+	run readlines.txt ./files 'ReadLinesGiB' -benchtime 20x
+	run upload.txt ./routes 'UploadVsCp' -benchtime 5x
+	run events.txt ./routes 'EventLatency' -benchtime 1x
 fi
 
 # median VALUE of metric UNIT for benchmark NAME in FILE
@@ -47,3 +52,13 @@ for f in small.bin big.bin; do
 done
 echo "runaway scripts (ms past the timeout, or in all when a limit stopped them early):"
 awk '/^BenchmarkRunawayOvershoot\// { sub(/^BenchmarkRunawayOvershoot\//, "", $1); sub(/-[0-9]+$/, "", $1); print "  " $1 ": " $(NF-1) }' "$out/runaway.txt"
+echo "listing 100,000 files with the glob *.csv (10,000 match):"
+for v in index-glob-page index-glob-all index-glob-all-sorted-by-size disk-walk-glob; do
+	echo "  $v: $(awk -v m="$(median list.txt "List100k/$v" ns/op)" 'BEGIN { printf "%.1f", m / 1e6 }') ms"
+done
+echo "readText lines 500,000-500,010 of 1 GiB: $(median readlines.txt ReadLinesGiB/convfiles ns/op) ns (bufio.Scanner baseline $(median readlines.txt ReadLinesGiB/scan-baseline ns/op) ns)"
+up=$(median upload.txt UploadVsCp/upload MB/s); cp=$(median upload.txt UploadVsCp/cp MB/s); cps=$(median upload.txt "UploadVsCp/cp[+]sync" MB/s)
+echo "upload 256 MiB: ${up} MB/s; cp ${cp} MB/s (ratio $(ratio "$up" "$cp")); cp+sync ${cps} MB/s (ratio $(ratio "$up" "$cps"))"
+for c in browser go-client; do
+	echo "event latency, write to $c: p50 $(median events.txt "EventLatency/$c" p50-ms) ms, p99 $(median events.txt "EventLatency/$c" p99-ms) ms"
+done

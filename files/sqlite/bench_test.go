@@ -96,3 +96,13 @@ func BenchmarkList100k(b *testing.B) {
 		}
 	})
 }
+
+// TestMain removes the listing benchmark's 100,000 files after the run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if listFixture.store != nil {
+		listFixture.store.Close()
+		os.RemoveAll(filepath.Dir(filepath.Dir(listFixture.dir)))
+	}
+	os.Exit(code)
+}
