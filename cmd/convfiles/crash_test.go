@@ -255,4 +255,3 @@ func executeOnce(client *http.Client, base, name string, body []byte) bool {
 	json.NewDecoder(resp.Body).Decode(&env)
 	return resp.StatusCode == http.StatusOK && env.Success
 }
-

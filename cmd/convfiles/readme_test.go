@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -10,6 +15,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // block is one fenced code block of the README.
@@ -81,7 +87,7 @@ func TestReadmeExamples(t *testing.T) {
 	folders := strings.NewReplacer("quickstart.js", quickstart,
 		"./toolscript-files", filepath.Join(dir, "toolscript-files"), "./code-mcp-output", filepath.Join(dir, "code-mcp-output"))
 	for _, line := range shLines {
-		args := strings.Fields(folders.Replace(line))[1:]
+		args := shellWords(folders.Replace(line))[1:]
 		if code, out, errs := c.run("", args...); code != 0 {
 			t.Errorf("%s: exit %d: %s %s", line, code, out, errs)
 		}
@@ -141,8 +147,19 @@ func checkQuickstartLinks(t *testing.T, c *cli, report, errorExample string, cur
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	assertSameJSON(t, "error envelope", string(b), errorExample)
+	fileID := ""
 	for _, line := range curls {
-		runCurl(t, "http://"+addr, line)
+		out := runCurl(t, "http://"+addr, strings.ReplaceAll(line, "FILE_ID", fileID))
+		if fileID == "" && strings.Contains(line, "/api/files/upload") {
+			var up struct {
+				Result struct{ Files []struct{ ID string } }
+			}
+			json.Unmarshal(out, &up)
+			if len(up.Result.Files) == 0 {
+				t.Fatalf("the README's upload answered %s", out)
+			}
+			fileID = up.Result.Files[0].ID
+		}
 	}
 	if b, err := os.ReadFile(filepath.Join(c.dataDir, "files", "demo", "hi.txt")); err != nil || string(b) != "hello" {
 		t.Errorf("the README's /execute example did not write hi.txt: %v %q", err, b)
@@ -150,11 +167,14 @@ func checkQuickstartLinks(t *testing.T, c *cli, report, errorExample string, cur
 }
 
 // runCurl sends what a README curl line sends, to base instead of
-// localhost:8080, and requires a successful answer.
-func runCurl(t *testing.T, base, line string) {
+// localhost:8080, requires a successful answer and returns its body.
+// -F uploads a small notes.txt; -N reads an event stream's first lines.
+func runCurl(t *testing.T, base, line string) []byte {
 	t.Helper()
 	args := shellWords(line)
-	method, body, target := "GET", "", ""
+	method, target, stream := "GET", "", false
+	var body io.Reader
+	ctype := "application/json"
 	for i := 1; i < len(args); i++ {
 		switch args[i] {
 		case "-X":
@@ -162,24 +182,64 @@ func runCurl(t *testing.T, base, line string) {
 			method = args[i]
 		case "-d":
 			i++
-			body = args[i]
+			body = strings.NewReader(args[i])
 		case "-H":
 			i++
+		case "-F":
+			i++
+			method = "POST"
+			body, ctype = curlForm(t, args[i])
+		case "-N":
+			stream = true
+		case "-OJ":
 		default:
 			target = strings.Replace(args[i], "http://localhost:8080", base, 1)
 		}
 	}
-	req, _ := http.NewRequest(method, target, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, method, target, body)
+	req.Header.Set("Content-Type", ctype)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer resp.Body.Close()
+	if stream {
+		first, _ := bufio.NewReader(resp.Body).ReadString('\n')
+		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") || !strings.HasPrefix(first, "retry:") {
+			t.Errorf("%s\n→ %d %v %q", line, resp.StatusCode, resp.Header, first)
+		}
+		return nil
+	}
 	out, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(out), `"success":true`) {
+	ok := resp.StatusCode/100 == 2
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		ok = ok && strings.Contains(string(out), `"success":true`)
+	}
+	if !ok {
 		t.Errorf("%s\n→ %d %s", line, resp.StatusCode, out)
 	}
+	return out
+}
+
+// curlForm builds the multipart body of curl's -F 'file=@notes.txt[;filename=x]'.
+func curlForm(t *testing.T, spec string) (io.Reader, string) {
+	field, rest, _ := strings.Cut(spec, "=@")
+	path, opts, _ := strings.Cut(rest, ";")
+	name := path
+	if v, ok := strings.CutPrefix(opts, "filename="); ok {
+		name = v
+	}
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	w, err := mw.CreateFormFile(field, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(w, "notes for %s\n", name)
+	mw.Close()
+	return &buf, mw.FormDataContentType()
 }
 
 // shellWords splits a command line as a POSIX shell would for the quoting
