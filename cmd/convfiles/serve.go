@@ -105,6 +105,9 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		ErrorLog:          nil,
 	}
 	srv.RegisterOnShutdown(handler.Shutdown)
+	if cfg.Mode == "hosted" {
+		e.logger.Warn("hosted mode: the REST file API, the event stream and the web page are off until they have authentication; links and the code API serve")
+	}
 	e.logger.Info("convfiles serving", "addr", ln.Addr().String(), "links", cfg.publicURL(), "data", cfg.DataDir,
 		"mode", cfg.Mode, "script_files", cfg.scriptFiles(), "workspace", cfg.workspaceDir())
 	if ready != nil {
