@@ -76,20 +76,21 @@ func (s *Server) handleDeleteConversation(w http.ResponseWriter, r *http.Request
 // handleListFiles lists one page of a conversation's files:
 // ?pattern=*.csv&sort=name|size|modified&order=asc|desc&limit=100&offset=0.
 func (s *Server) handleListFiles(w http.ResponseWriter, r *http.Request) {
+	s.answer(w, r, func() (any, error) { return s.listFiles(r) })
+}
+
+func (s *Server) listFiles(r *http.Request) (any, error) {
 	conv, err := pathVar(r, "conversation")
 	if err != nil {
-		writeError(w, r, s.log, err)
-		return
+		return nil, err
 	}
 	q, err := listQuery(r)
 	if err != nil {
-		writeError(w, r, s.log, err)
-		return
+		return nil, err
 	}
 	sp, err := s.store.Space(conv)
 	if err != nil {
-		writeError(w, r, s.log, err)
-		return
+		return nil, err
 	}
 	defer sp.Close()
 	// Read before the listing: a client that streams events after this id
@@ -97,20 +98,33 @@ func (s *Server) handleListFiles(w http.ResponseWriter, r *http.Request) {
 	var lastEvent int64
 	if ix := s.store.Index(); ix != nil {
 		if lastEvent, err = ix.LastEvent(); err != nil {
-			writeError(w, r, s.log, err)
-			return
+			return nil, err
 		}
 	}
 	recs, total, err := sp.Find(q)
 	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"files": s.filesJSON(recs), "total": total, "offset": q.Offset, "limit": q.Limit, "last_event_id": lastEvent}, nil
+}
+
+// answer writes what fn returns as a result envelope, or its error.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, fn func() (any, error)) {
+	result, err := fn()
+	if err != nil {
 		writeError(w, r, s.log, err)
 		return
 	}
+	writeResult(w, result)
+}
+
+// filesJSON shows records as the API does.
+func (s *Server) filesJSON(recs []files.Record) []fileJSON {
 	out := make([]fileJSON, len(recs))
 	for i, rec := range recs {
 		out[i] = s.fileJSON(rec)
 	}
-	writeResult(w, map[string]any{"files": out, "total": total, "offset": q.Offset, "limit": q.Limit, "last_event_id": lastEvent})
+	return out
 }
 
 func listQuery(r *http.Request) (files.ListQuery, error) {

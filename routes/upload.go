@@ -50,11 +50,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log, err)
 		return
 	}
-	out := make([]fileJSON, len(recs))
-	for i, rec := range recs {
-		out[i] = s.fileJSON(rec)
-	}
-	writeJSON(w, http.StatusCreated, envelope{Success: true, Result: map[string]any{"files": out}})
+	writeJSON(w, http.StatusCreated, envelope{Success: true, Result: map[string]any{"files": s.filesJSON(recs)}})
 }
 
 // upload is one upload request in progress.

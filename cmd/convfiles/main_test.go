@@ -312,3 +312,29 @@ func TestServeFlags(t *testing.T) {
 		t.Error("a stray argument was accepted")
 	}
 }
+
+// TestVersionsAndRestoreCLI: rm and overwrites keep versions the CLI lists,
+// prints and restores.
+func TestVersionsAndRestoreCLI(t *testing.T) {
+	c := newCLI(t)
+	c.run(`write_file("a.txt", "one")`, "run", "--conversation", "v", "-")
+	c.run(`write_file("a.txt", "two")`, "run", "--conversation", "v", "-")
+	if _, out, _ := c.run("", "versions", "--conversation", "v", "a.txt"); !strings.Contains(out, "1 kept") || !strings.Contains(out, "overwrite") {
+		t.Fatalf("versions: %s", out)
+	}
+	if _, out, _ := c.run("", "cat", "--conversation", "v", "--version", "1", "a.txt"); out != "one" {
+		t.Fatalf("cat --version 1: %q", out)
+	}
+	if code, out, errs := c.run("", "restore", "--conversation", "v", "a.txt", "1"); code != 0 || !strings.Contains(out, "restored a.txt to version 1") {
+		t.Fatalf("restore: %d %s %s", code, out, errs)
+	}
+	if _, out, _ := c.run("", "cat", "--conversation", "v", "a.txt"); out != "one" {
+		t.Fatalf("after restore: %q", out)
+	}
+	if code, _, _ := c.run("", "restore", "--conversation", "v", "a.txt", "nine"); code != 2 {
+		t.Fatalf("a bad version number: exit %d", code)
+	}
+	if code, _, errs := c.run("", "restore", "--conversation", "v", "a.txt", "99"); code != 1 || !strings.Contains(errs, "no such version") {
+		t.Fatalf("a missing version: exit %d %s", code, errs)
+	}
+}

@@ -10,27 +10,37 @@ import (
 	"convfiles/files"
 )
 
-// cmdVersions lists the kept versions of a file, by name or ID; a deleted
-// file is found by its ID.
-func cmdVersions(e *env, args []string) error {
-	f := newFlags(e, "versions", "--conversation ID FILE")
+// fileCommand parses "--conversation ID FILE [more…]" with want
+// arguments, opens the conversation and finds FILE (a name or an ID; a
+// deleted file by its ID). done closes the Space and the Store.
+func fileCommand(e *env, args []string, name, usage string, want int) (sp *files.Space, rec files.Record, rest []string, done func(), err error) {
+	f := newFlags(e, name, usage)
 	conv := f.String("conversation", "", "the conversation (required)")
 	cfg, err := f.parse(args)
 	if err != nil {
-		return err
+		return nil, rec, nil, nil, err
 	}
-	if *conv == "" || f.NArg() != 1 {
-		return usagef("usage: convfiles versions --conversation ID FILE")
+	if *conv == "" || f.NArg() != want {
+		return nil, rec, nil, nil, usagef("usage: convfiles %s %s", name, usage)
 	}
-	sp, done, err := openSpace(e, cfg, *conv)
+	if sp, done, err = openSpace(e, cfg, *conv); err != nil {
+		return nil, rec, nil, nil, err
+	}
+	if rec, err = sp.Record(f.Arg(0)); err != nil {
+		done()
+		return nil, rec, nil, nil, err
+	}
+	return sp, rec, f.Args()[1:], done, nil
+}
+
+// cmdVersions lists the kept versions of a file, by name or ID; a deleted
+// file is found by its ID.
+func cmdVersions(e *env, args []string) error {
+	sp, rec, _, done, err := fileCommand(e, args, "versions", "--conversation ID FILE", 1)
 	if err != nil {
 		return err
 	}
 	defer done()
-	rec, err := sp.Record(f.Arg(0))
-	if err != nil {
-		return err
-	}
 	list, err := sp.Versions(rec.ID)
 	if err != nil {
 		return err
@@ -53,27 +63,14 @@ func cmdVersions(e *env, args []string) error {
 // cmdRestore makes a kept version a file's content again; the content it
 // replaces is kept in turn.
 func cmdRestore(e *env, args []string) error {
-	f := newFlags(e, "restore", "--conversation ID FILE VERSION")
-	conv := f.String("conversation", "", "the conversation (required)")
-	cfg, err := f.parse(args)
-	if err != nil {
-		return err
-	}
-	if *conv == "" || f.NArg() != 2 {
-		return usagef("usage: convfiles restore --conversation ID FILE VERSION")
-	}
-	n, err := strconv.Atoi(f.Arg(1))
-	if err != nil || n < 1 {
-		return usagef("convfiles restore: the version %q is not a positive number", f.Arg(1))
-	}
-	sp, done, err := openSpace(e, cfg, *conv)
+	sp, rec, rest, done, err := fileCommand(e, args, "restore", "--conversation ID FILE VERSION", 2)
 	if err != nil {
 		return err
 	}
 	defer done()
-	rec, err := sp.Record(f.Arg(0))
-	if err != nil {
-		return err
+	n, err := strconv.Atoi(rest[0])
+	if err != nil || n < 1 {
+		return usagef("the version %q is not a positive number", rest[0])
 	}
 	info, err := sp.Restore(context.Background(), rec.ID, n, files.WriteOptions{Source: files.SourceDerived})
 	if err != nil {
