@@ -22,8 +22,8 @@ type session struct {
 	budget   *files.Budget
 	// sessionID is recorded as the source session of the files a run creates.
 	sessionID string
-	logs     *logBook
-	touched  *touchLog
+	logs      *logBook
+	touched   *touchLog
 	// ctors holds Error, TypeError and RangeError as they were before the
 	// script ran, so a script that replaces them cannot change what the
 	// bindings throw.
