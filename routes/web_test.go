@@ -116,16 +116,24 @@ func TestWebPageInChromium(t *testing.T) {
 		t.Errorf("uploaded card shows %q, %q", size, typ)
 	}
 
-	// Upload by dropping a file on the page.
+	// Upload by dropping a file on the page. The drop waits until the page
+	// has seen the drag (it marks the body), as a hand would hover first.
 	drag := &input.DragData{Files: []string{csv}, DragOperationsMask: 1}
-	run(t, ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		for _, typ := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
-			if _, err := chromedp.Call(ctx, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: 400, Y: 300, Data: drag}); err != nil {
-				return err
+	dispatch := func(types ...input.DispatchDragEventType) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+			for _, typ := range types {
+				if _, err := chromedp.Call(ctx, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: 400, Y: 300, Data: drag}); err != nil {
+					return err
+				}
 			}
-		}
-		return nil
-	}))
+			return nil
+		})
+	}
+	run(t, ctx, dispatch(input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver))
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.classList.contains("dragging")`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the page did not see the drag: %v", err)
+	}
+	run(t, ctx, dispatch(input.DispatchDragEventTypeDragOver), chromedp.Sleep(50*time.Millisecond), dispatch(input.DispatchDragEventTypeDrop))
 	if size, typ := waitCard(t, ctx, "sample.csv"); size == "" || typ != "text/csv" {
 		t.Errorf("dropped card shows %q, %q", size, typ)
 	}
