@@ -4,11 +4,9 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/dop251/goja"
 
-	"convfiles/content"
 	"convfiles/files"
 )
 
@@ -57,78 +55,6 @@ func (s *session) fileArg(sp *files.Space, call goja.FunctionCall, i int, usage 
 // writeOpts are the options of a script's writes: its byte budget.
 func (s *session) writeOpts() files.WriteOptions {
 	return files.WriteOptions{Budget: s.budget, Session: s.sessionID}
-}
-
-// fileRecord is seed 004's file object: {id, name, size, mime_type,
-// modified_on} and the file's link.
-func (s *session) fileRecord(rec files.Record) *goja.Object {
-	o := s.vm.NewObject()
-	o.Set("id", idOf(rec))
-	o.Set("name", rec.Name)
-	o.Set("size", rec.Size)
-	mime := rec.MIME
-	if mime == "" {
-		mime = content.MIMEByExtension(rec.Name)
-	}
-	o.Set("mime_type", mime)
-	o.Set("modified_on", rec.Modified.UTC().Format(time.RFC3339Nano))
-	o.Set("url", s.link(rec.Name))
-	return o
-}
-
-// idOf is a record's ID, or its name where there is no index.
-func idOf(rec files.Record) string {
-	if rec.ID == "" {
-		return rec.Name
-	}
-	return rec.ID
-}
-
-func (s *session) filesList(sp *files.Space, call goja.FunctionCall) goja.Value {
-	pattern := ""
-	if a := call.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
-		pattern = s.stringArg(call, 0, "files.list(pattern?)", "pattern")
-		if files.ValidateGlob(pattern) != nil {
-			s.throw("ValidationError", "files.list(pattern?): the pattern "+pattern+` is malformed; use *, ? and [a-z] as in "*.csv"`)
-		}
-	}
-	list, _, err := sp.Find(files.ListQuery{Pattern: pattern})
-	if err != nil {
-		s.throwFiles(err)
-	}
-	out := make([]any, len(list))
-	for i, rec := range list {
-		out[i] = s.fileRecord(rec)
-	}
-	return s.vm.NewArray(out...)
-}
-
-// filesInfo is files.info(id): the file object plus its type, origin,
-// digest and version.
-func (s *session) filesInfo(sp *files.Space, call goja.FunctionCall) goja.Value {
-	name := s.fileArg(sp, call, 0, "files.info(id)")
-	rec, err := sp.Record(name)
-	if err != nil {
-		s.throwFiles(err)
-	}
-	o := s.fileRecord(rec)
-	f, info, err := sp.Open(name)
-	if err != nil {
-		s.throwFiles(err)
-	}
-	kind, mt := content.DetectReader(info.Name, f, info.Size)
-	f.Close()
-	if rec.MIME == "" {
-		o.Set("mime_type", mt)
-	}
-	o.Set("type", string(kind))
-	o.Set("modified", info.ModTime.UTC().Format(time.RFC3339))
-	o.Set("created_on", rec.Created.UTC().Format(time.RFC3339Nano))
-	o.Set("source", string(rec.Source))
-	o.Set("source_session_id", rec.Session)
-	o.Set("sha256", rec.SHA256)
-	o.Set("version", rec.Version)
-	return o
 }
 
 func (s *session) filesCreate(sp *files.Space, call goja.FunctionCall) goja.Value {

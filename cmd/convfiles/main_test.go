@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/adrg/xdg"
 )
@@ -111,43 +110,6 @@ func TestLsCatRm(t *testing.T) {
 	code, out, errs := c.run("", "rm", "--conversation", "c1", "a.txt", "missing.txt")
 	if code != 1 || !strings.Contains(out, "removed a.txt") || !strings.Contains(errs, "no such file") {
 		t.Errorf("rm: %d %q %q", code, out, errs)
-	}
-}
-
-func TestCleanup(t *testing.T) {
-	c := newCLI(t)
-	for _, id := range []string{"old-1", "old-2", "fresh"} {
-		c.run(`write_file("f.txt", "x")`, "run", "--conversation", id)
-	}
-	past := time.Now().Add(-10 * 24 * time.Hour)
-	for _, id := range []string{"old-1", "old-2"} {
-		dir := filepath.Join(c.dataDir, "files", id)
-		os.Chtimes(filepath.Join(dir, "f.txt"), past, past)
-		os.Chtimes(dir, past, past)
-	}
-	_, out, _ := c.run("", "cleanup", "--older-than", "7d", "--dry-run")
-	if !strings.Contains(out, "would delete 2 conversations") {
-		t.Fatalf("dry run: %s", out)
-	}
-	if _, err := os.Stat(filepath.Join(c.dataDir, "files", "old-1")); err != nil {
-		t.Fatal("dry run deleted something")
-	}
-	_, out, _ = c.run("", "cleanup", "--older-than", "7d")
-	if !strings.Contains(out, "deleted old-1") || !strings.Contains(out, "deleted old-2") || strings.Contains(out, "fresh") {
-		t.Fatalf("cleanup: %s", out)
-	}
-	_, out, _ = c.run("", "cleanup", "--conversation", "fresh")
-	if !strings.Contains(out, "deleted 1 conversations") {
-		t.Fatalf("cleanup --conversation: %s", out)
-	}
-	entries, _ := os.ReadDir(filepath.Join(c.dataDir, "files"))
-	if len(entries) != 0 {
-		t.Fatalf("left %v", entries)
-	}
-	for _, bad := range [][]string{{"cleanup"}, {"cleanup", "--older-than", "soon"}, {"cleanup", "--conversation", "a", "--older-than", "1h"}} {
-		if code, _, _ := c.run("", bad...); code != 2 {
-			t.Errorf("%v: exit %d, want 2", bad, code)
-		}
 	}
 }
 
@@ -310,31 +272,5 @@ func TestServeFlags(t *testing.T) {
 	}
 	if _, err := serveConfig(quiet, []string{"--config", c.config, "extra"}); err == nil {
 		t.Error("a stray argument was accepted")
-	}
-}
-
-// TestVersionsAndRestoreCLI: rm and overwrites keep versions the CLI lists,
-// prints and restores.
-func TestVersionsAndRestoreCLI(t *testing.T) {
-	c := newCLI(t)
-	c.run(`write_file("a.txt", "one")`, "run", "--conversation", "v", "-")
-	c.run(`write_file("a.txt", "two")`, "run", "--conversation", "v", "-")
-	if _, out, _ := c.run("", "versions", "--conversation", "v", "a.txt"); !strings.Contains(out, "1 kept") || !strings.Contains(out, "overwrite") {
-		t.Fatalf("versions: %s", out)
-	}
-	if _, out, _ := c.run("", "cat", "--conversation", "v", "--version", "1", "a.txt"); out != "one" {
-		t.Fatalf("cat --version 1: %q", out)
-	}
-	if code, out, errs := c.run("", "restore", "--conversation", "v", "a.txt", "1"); code != 0 || !strings.Contains(out, "restored a.txt to version 1") {
-		t.Fatalf("restore: %d %s %s", code, out, errs)
-	}
-	if _, out, _ := c.run("", "cat", "--conversation", "v", "a.txt"); out != "one" {
-		t.Fatalf("after restore: %q", out)
-	}
-	if code, _, _ := c.run("", "restore", "--conversation", "v", "a.txt", "nine"); code != 2 {
-		t.Fatalf("a bad version number: exit %d", code)
-	}
-	if code, _, errs := c.run("", "restore", "--conversation", "v", "a.txt", "99"); code != 1 || !strings.Contains(errs, "no such version") {
-		t.Fatalf("a missing version: exit %d %s", code, errs)
 	}
 }
