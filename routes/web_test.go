@@ -84,6 +84,15 @@ func waitCard(t testing.TB, ctx context.Context, name string) (size, typ string)
 		eval[string](t, ctx, cardExpr(name)+".querySelector('.type').textContent")
 }
 
+// clickIn clicks a control of a file's card. The click runs in the page in
+// one step: a live update may replace the cards at any moment, and a node
+// looked up before it would then be gone.
+func clickIn(t testing.TB, ctx context.Context, name, selector string) {
+	t.Helper()
+	q, _ := json.Marshal(selector)
+	eval[bool](t, ctx, `(() => { `+cardExpr(name)+`.querySelector(`+string(q)+`).click(); return true })()`)
+}
+
 // artifactPath is where a test leaves files for people to look at:
 // $CONVFILES_ARTIFACTS, or artifacts/ at the top of the repository.
 func artifactPath(t testing.TB, name string) string {
@@ -169,7 +178,8 @@ func TestWebPageInChromium(t *testing.T) {
 		_, err := chromedp.Call(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
 			Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: &yes})
 		return err
-	}), chromedp.Click(chromedp.JSPath(cardExpr("report.csv")+".querySelector('a.download')")))
+	}))
+	clickIn(t, ctx, "report.csv", "a.download")
 	select {
 	case guid := <-done:
 		got, _ := os.ReadFile(filepath.Join(dir, guid))
@@ -200,7 +210,7 @@ func checkHTMLStaysInert(t *testing.T, ctx context.Context, e *apiEnv, dir strin
 	os.WriteFile(evil, []byte(`<!doctype html><html><body><script>localStorage.setItem("pwned", "yes"); document.cookie = "pwned=yes; path=/"; try { parent.document.body.dataset.pwned = "yes" } catch (e) {}</script>hello</body></html>`), 0o644)
 	run(t, ctx, chromedp.SetUploadFiles(chromedp.ID("file-input"), []string{evil}))
 	waitCard(t, ctx, "evil.html")
-	run(t, ctx, chromedp.Click(chromedp.JSPath(cardExpr("evil.html")+".querySelector('button.preview')")))
+	clickIn(t, ctx, "evil.html", "button.preview")
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`(document.querySelector('#panel-body pre') || {}).textContent?.includes('<script>')`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
 		t.Errorf("the preview did not show the HTML as text: %v", err)
 	}

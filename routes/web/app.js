@@ -5,7 +5,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { conv: "", files: [], events: null, fresh: new Set() };
+const state = { conv: "", files: [], events: null, fresh: new Set(), rendered: "" };
 // Every event the page received, with its arrival time (tests and the
 // latency benchmark read it).
 window.convfilesEvents = [];
@@ -60,6 +60,7 @@ function openConversation(conv) {
     return;
   }
   state.conv = conv;
+  state.rendered = "";
   $("conversation").value = conv;
   $("title").textContent = conv;
   $("workspace").hidden = false;
@@ -88,6 +89,11 @@ async function loadFiles() {
 }
 
 function renderCards(files, total) {
+  // Redraw only when something changed, so a live update that changed
+  // nothing here leaves the cards (and what the user points at) alone.
+  const key = files.map((f) => f.id + "/" + f.version + "/" + f.name).join("|") + "#" + total + "#" + state.fresh.size;
+  if (key === state.rendered) return;
+  state.rendered = key;
   const cards = $("cards");
   cards.replaceChildren(...files.map(card));
   $("empty").hidden = files.length > 0;
