@@ -58,6 +58,7 @@ type Store struct {
 	convs map[string]*quota
 	roots *rootCache
 	lines lineCache
+	lock  *os.File // the shared open lock (see lockStore); nil without an index
 }
 
 // OpenStore opens (creating it if needed) the conversations folder dir, and
@@ -73,22 +74,40 @@ func OpenStore(dir string, opts Options) (*Store, error) {
 	}
 	opts = opts.withDefaults()
 	s := &Store{dir: root.Name(), root: root, opts: opts, convs: map[string]*quota{}, roots: newRootCache(256, opts.Now)}
-	if err := sweepReserved(root, s.opts.Logger); err != nil {
-		root.Close()
-		return nil, E(op, KindInternal, "", "cannot sweep leftover temporary files", err)
+	sweep := func() error {
+		if err := sweepReserved(root, s.opts.Logger); err != nil {
+			return E(op, KindInternal, "", "cannot sweep leftover temporary files", err)
+		}
+		return nil
 	}
-	if opts.Index != nil {
-		if err := s.reconcile(); err != nil {
+	if opts.Index == nil {
+		if err := sweep(); err != nil {
 			root.Close()
 			return nil, err
 		}
+		return s, nil
 	}
+	// The sweep runs after the locks are taken, which keeps it off them.
+	lock, err := lockStore(root, func() error {
+		if err := sweep(); err != nil {
+			return err
+		}
+		return s.reconcile()
+	})
+	if err != nil {
+		root.Close()
+		return nil, classify(op, "", err)
+	}
+	s.lock = lock
 	return s, nil
 }
 
 // Close releases the Store's folder handles.
 func (s *Store) Close() error {
 	s.roots.closeAll()
+	if s.lock != nil {
+		s.lock.Close()
+	}
 	return s.root.Close()
 }
 

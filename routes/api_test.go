@@ -121,8 +121,10 @@ func TestUploadListDownloadLifecycle(t *testing.T) {
 	if st := e.do("GET", "/api/files/"+md.ID, nil, nil); st != 404 {
 		t.Fatalf("file of a deleted conversation: %d", st)
 	}
-	if entries, _ := os.ReadDir(e.dir); len(entries) != 0 {
-		t.Fatalf("left behind: %v", entries)
+	for _, en := range listDir(e.dir) {
+		if !strings.HasPrefix(en, ".convfiles-") || !strings.HasSuffix(en, ".lock") {
+			t.Fatalf("left behind: %v", en)
+		}
 	}
 }
 
@@ -150,12 +152,7 @@ func TestUploadLimitsLeaveNothingBehind(t *testing.T) {
 	if st, env := e.upload("c1", "", part{name: "one-more.bin", body: []byte("x")}); st != 413 || !strings.Contains(env.Error.Message, "conversation") {
 		t.Fatalf("over quota: %d %+v", st, env.Error)
 	}
-	entries, _ := os.ReadDir(e.dir + "/c1")
-	var names []string
-	for _, en := range entries {
-		names = append(names, en.Name())
-	}
-	if strings.Join(names, ",") != "f0.bin,f1.bin,f2.bin" {
+	if names := listDir(e.dir + "/c1"); strings.Join(names, ",") != "f0.bin,f1.bin,f2.bin" {
 		t.Fatalf("left in the conversation: %v", names)
 	}
 
@@ -198,4 +195,14 @@ func TestUploadLimitsLeaveNothingBehind(t *testing.T) {
 			t.Errorf("refused uploads left %v", entries)
 		}
 	}
+}
+
+// listDir returns the names in a folder.
+func listDir(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, en := range entries {
+		names = append(names, en.Name())
+	}
+	return names
 }

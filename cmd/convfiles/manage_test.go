@@ -35,8 +35,10 @@ func TestCleanup(t *testing.T) {
 		t.Fatalf("cleanup --conversation: %s", out)
 	}
 	entries, _ := os.ReadDir(filepath.Join(c.dataDir, "files"))
-	if len(entries) != 0 {
-		t.Fatalf("left %v", entries)
+	for _, en := range entries {
+		if en.IsDir() || !strings.HasSuffix(en.Name(), ".lock") { // the Store's lock files stay
+			t.Fatalf("left %v", en.Name())
+		}
 	}
 	for _, bad := range [][]string{{"cleanup"}, {"cleanup", "--older-than", "soon"}, {"cleanup", "--conversation", "a", "--older-than", "1h"}} {
 		if code, _, _ := c.run("", bad...); code != 2 {

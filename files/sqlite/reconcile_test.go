@@ -1,6 +1,7 @@
 package sqlite_test
 
 import (
+	"convfiles/files/sqlite"
 	"os"
 	"path/filepath"
 	"testing"
@@ -110,5 +111,43 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestOnlyALoneStoreReconciles: a Store opened while another is open (the
+// CLI while the server runs) must not reconcile, since the other one's
+// writes in flight look like changes behind the index's back: it would
+// index them twice and delete the bytes of versions just kept. The next
+// Store to open alone does reconcile.
+func TestOnlyALoneStoreReconciles(t *testing.T) {
+	e := newEnv(t, files.Options{})
+	write(t, e.space(t, "c1"), "a.txt", "a")
+	conv := filepath.Join(e.dir, "files", "c1")
+	must(t, os.WriteFile(filepath.Join(conv, "external.txt"), []byte("x"), 0o644))
+	inFlight := filepath.Join(conv, ".convfiles-versions", "00000000-0000-4000-8000-000000000001")
+	must(t, os.MkdirAll(inFlight, 0o700))
+	must(t, os.WriteFile(filepath.Join(inFlight, "1"), []byte("kept a moment ago"), 0o644))
+
+	ix, err := sqlite.Open(filepath.Join(e.dir, "index.db"))
+	must(t, err)
+	second, err := files.OpenStore(filepath.Join(e.dir, "files"), files.Options{Index: ix})
+	must(t, err)
+	sp, _ := second.Space("c1")
+	if _, err := sp.Record("external.txt"); files.KindOf(err) != files.KindNotFound {
+		t.Errorf("a second Store reconciled: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(inFlight, "1")); err != nil {
+		t.Errorf("a second Store removed version bytes: %v", err)
+	}
+	sp.Close()
+	second.Close()
+	ix.Close()
+
+	e.restart(t) // alone now
+	if _, err := e.space(t, "c1").Record("external.txt"); err != nil {
+		t.Errorf("the Store that opened alone did not reconcile: %v", err)
+	}
+	if _, err := os.Stat(inFlight); !os.IsNotExist(err) {
+		t.Errorf("orphan version bytes survived a lone start: %v", err)
 	}
 }
