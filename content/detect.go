@@ -62,6 +62,14 @@ func DetectReader(name string, r io.Reader, size int64) (Kind, string) {
 	return Detect(name, head[:n], int64(n) == size)
 }
 
+// SniffMIME names the MIME type of a file from its name and its first bytes
+// (at most SniffLen; fewer means they are the whole file). It is the
+// files.Options.Sniff of every indexed Store.
+func SniffMIME(name string, head []byte) string {
+	_, mt := Detect(name, head, len(head) < SniffLen)
+	return mt
+}
+
 // HeadRecorder passes bytes through and keeps the first SniffLen of them,
 // so a stream can be typed as it is written instead of read back.
 type HeadRecorder struct {

@@ -17,8 +17,10 @@ const versionsDir = ReservedPrefix + "versions"
 // DefaultVersions is how many earlier versions a file keeps by default.
 const DefaultVersions = 5
 
-// sniffBytes is how much of a file's head MIME detection looks at.
-const sniffBytes = 3072
+// SniffBytes is how much of a file's head Options.Sniff is given: as much
+// as content.SniffLen (files may not import content; a test in
+// cmd/convfiles keeps the two equal).
+const SniffBytes = 3072
 
 func versionPath(id string, n int) string {
 	return versionsDir + "/" + id + "/" + strconv.Itoa(n)
@@ -110,7 +112,7 @@ func (sp *Space) apply(r *os.Root, c Change) Record {
 // describe computes the MIME type and SHA-256 of the open file f, reading
 // it from the start; sum, when not nil, is the SHA-256 already known.
 func (sp *Space) describe(f *os.File, name string, sum []byte) (mime, sha string, err error) {
-	head := make([]byte, sniffBytes)
+	head := make([]byte, SniffBytes)
 	n, err := f.ReadAt(head, 0)
 	if err != nil && err != io.EOF {
 		return "", "", err

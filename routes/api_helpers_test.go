@@ -41,10 +41,7 @@ func newAPIEnvAt(t testing.TB, dir string, opts files.Options) *apiEnv {
 		t.Fatal(err)
 	}
 	opts.Index, opts.Bus = ix, files.NewBus()
-	opts.Sniff = func(name string, head []byte) string {
-		_, mime := content.Detect(name, head, len(head) < content.SniffLen)
-		return mime
-	}
+	opts.Sniff = content.SniffMIME
 	store, err := files.OpenStore(dir, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -19,11 +19,7 @@ func newIndexedEnv(t *testing.T, cfg Config) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sniff := func(name string, head []byte) string {
-		_, mime := content.Detect(name, head, len(head) < content.SniffLen)
-		return mime
-	}
-	store, err := files.OpenStore(filepath.Join(dir, "files"), files.Options{Index: ix, Sniff: sniff})
+	store, err := files.OpenStore(filepath.Join(dir, "files"), files.Options{Index: ix, Sniff: content.SniffMIME})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,18 +20,11 @@ func openIndexedStore(cfg Config, logger *slog.Logger, bus *files.Bus) (store *f
 		return nil, nil, err
 	}
 	opts := cfg.storeOptions()
-	opts.Logger, opts.Bus, opts.Index, opts.Sniff = logger, bus, ix, sniff
+	opts.Logger, opts.Bus, opts.Index, opts.Sniff = logger, bus, ix, content.SniffMIME
 	store, err = files.OpenStore(cfg.filesDir(), opts)
 	if err != nil {
 		ix.Close()
 		return nil, nil, err
 	}
 	return store, func() { store.Close(); ix.Close() }, nil
-}
-
-// sniff names a file's MIME type from its first bytes (magic first, the
-// name's extension second), never from what a client claimed.
-func sniff(name string, head []byte) string {
-	_, mime := content.Detect(name, head, len(head) < content.SniffLen)
-	return mime
 }
