@@ -174,6 +174,7 @@ func runCurl(t *testing.T, base, line string) []byte {
 	args := shellWords(line)
 	method, target, stream := "GET", "", false
 	var body io.Reader
+	var form []string
 	ctype := "application/json"
 	for i := 1; i < len(args); i++ {
 		switch args[i] {
@@ -188,13 +189,16 @@ func runCurl(t *testing.T, base, line string) []byte {
 		case "-F":
 			i++
 			method = "POST"
-			body, ctype = curlForm(t, args[i])
+			form = append(form, args[i])
 		case "-N":
 			stream = true
 		case "-OJ":
 		default:
 			target = strings.Replace(args[i], "http://localhost:8080", base, 1)
 		}
+	}
+	if form != nil {
+		body, ctype = curlForm(t, form)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -223,21 +227,29 @@ func runCurl(t *testing.T, base, line string) []byte {
 	return out
 }
 
-// curlForm builds the multipart body of curl's -F 'file=@notes.txt[;filename=x]'.
-func curlForm(t *testing.T, spec string) (io.Reader, string) {
-	field, rest, _ := strings.Cut(spec, "=@")
-	path, opts, _ := strings.Cut(rest, ";")
-	name := path
-	if v, ok := strings.CutPrefix(opts, "filename="); ok {
-		name = v
-	}
+// curlForm builds the multipart body of curl's -F options, in order:
+// 'field=value', or 'file=@notes.txt[;filename=x]' (a small notes.txt).
+func curlForm(t *testing.T, specs []string) (io.Reader, string) {
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
-	w, err := mw.CreateFormFile(field, name)
-	if err != nil {
-		t.Fatal(err)
+	for _, spec := range specs {
+		field, rest, isFile := strings.Cut(spec, "=@")
+		if !isFile {
+			k, v, _ := strings.Cut(spec, "=")
+			mw.WriteField(k, v)
+			continue
+		}
+		path, opts, _ := strings.Cut(rest, ";")
+		name := path
+		if v, ok := strings.CutPrefix(opts, "filename="); ok {
+			name = v
+		}
+		w, err := mw.CreateFormFile(field, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(w, "notes for %s\n", name)
 	}
-	fmt.Fprintf(w, "notes for %s\n", name)
 	mw.Close()
 	return &buf, mw.FormDataContentType()
 }
