@@ -135,16 +135,23 @@ func (sp *Space) describe(f *os.File, name string, sum []byte) (mime, sha string
 // name. An ID is looked up in the index and must belong to this Space's
 // conversation and be live; anything else is validated as a name.
 func (sp *Space) Resolve(idOrName string) (string, error) {
-	if sp.indexed() && looksLikeID(idOrName) {
-		rec, err := sp.opts.Index.ByID(idOrName)
-		if err == nil && rec.Conversation == sp.id {
-			if rec.Deleted != nil {
-				return "", E("find", KindNotFound, idOrName, "the file with this ID was deleted; its versions can be restored", nil)
-			}
-			return rec.Name, nil
+	if rec, ok := sp.byID(idOrName); ok {
+		if rec.Deleted != nil {
+			return "", E("find", KindNotFound, idOrName, "the file with this ID was deleted; its versions can be restored", nil)
 		}
+		return rec.Name, nil
 	}
 	return ValidateName(idOrName)
+}
+
+// byID returns the indexed file (live or deleted) whose ID is s, if s is
+// one and the file belongs to this Space's conversation.
+func (sp *Space) byID(s string) (Record, bool) {
+	if !sp.indexed() || !looksLikeID(s) {
+		return Record{}, false
+	}
+	rec, err := sp.opts.Index.ByID(s)
+	return rec, err == nil && rec.Conversation == sp.id
 }
 
 // looksLikeID reports whether s has the shape of a file ID (a UUID).

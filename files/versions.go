@@ -23,10 +23,8 @@ func (sp *Space) Record(idOrName string) (Record, error) {
 		}
 		return Record{Conversation: sp.id, Name: name, Size: info.Size, Modified: info.ModTime, Version: 1}, nil
 	}
-	if looksLikeID(idOrName) {
-		if rec, err := sp.opts.Index.ByID(idOrName); err == nil && rec.Conversation == sp.id {
-			return rec, nil
-		}
+	if rec, ok := sp.byID(idOrName); ok {
+		return rec, nil
 	}
 	name, err := ValidateName(idOrName)
 	if err != nil {

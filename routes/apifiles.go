@@ -40,20 +40,14 @@ func (s *Server) fileByID(r *http.Request, live bool) (files.Record, *files.Spac
 
 // withFile runs fn on the file of the request, answering errors.
 func (s *Server) withFile(w http.ResponseWriter, r *http.Request, live bool, fn func(files.Record, *files.Space) (any, error)) {
-	rec, sp, err := s.fileByID(r, live)
-	if err != nil {
-		writeError(w, r, s.log, err)
-		return
-	}
-	defer sp.Close()
-	result, err := fn(rec, sp)
-	if err != nil {
-		writeError(w, r, s.log, err)
-		return
-	}
-	if result != nil {
-		writeResult(w, result)
-	}
+	s.answer(w, r, func() (any, error) {
+		rec, sp, err := s.fileByID(r, live)
+		if err != nil {
+			return nil, err
+		}
+		defer sp.Close()
+		return fn(rec, sp)
+	})
 }
 
 func (s *Server) handleFileInfo(w http.ResponseWriter, r *http.Request) {
