@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"convfiles/files"
 	"convfiles/internal/hostile"
 )
 
@@ -20,11 +19,7 @@ import (
 func TestHostileLinks(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "files")
 	fx := hostile.NewFixture(t, dir)
-	store, err := files.OpenStore(dir, files.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := fx.OpenStore(t)
 	srv := httptest.NewServer(New(Config{Store: store}))
 	defer srv.Close()
 

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"convfiles/files"
 	"convfiles/internal/hostile"
 )
 
@@ -20,11 +19,7 @@ import (
 func TestHostileNamesThroughJSHelpers(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "files")
 	fx := hostile.NewFixture(t, dir)
-	store, err := files.OpenStore(dir, files.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := fx.OpenStore(t)
 	r := New(Config{})
 	type opResult struct {
 		OK                  bool

@@ -29,8 +29,15 @@ func TestHostileInputsThroughTheCLI(t *testing.T) {
 			t.Errorf("cat %q: exit %d, stderr %q; want 1 with a reason", hc.Name, code, errs)
 		}
 		if hc.Outcome == hostile.Refuse {
-			if code, _, errs := c.run("", "rm", "--conversation", hostile.Conversation, hc.Name); code != 1 || len(errs) < 20 {
-				t.Errorf("rm %q: exit %d, stderr %q", hc.Name, code, errs)
+			for _, cmd := range [][]string{{"rm"}, {"versions"}, {"cat", "--version", "1"}, {"restore"}} {
+				args := append(append(cmd[:1:1], "--conversation", hostile.Conversation), cmd[1:]...)
+				args = append(args, hc.Name)
+				if cmd[0] == "restore" {
+					args = append(args, "1")
+				}
+				if code, _, errs := c.run("", args...); code != 1 || len(errs) < 20 {
+					t.Errorf("%s %q: exit %d, stderr %q", cmd[0], hc.Name, code, errs)
+				}
 			}
 		}
 	}
