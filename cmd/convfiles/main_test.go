@@ -160,11 +160,14 @@ func TestServeServesLinks(t *testing.T) {
 
 // startServe runs convfiles serve in-process on a free loopback port over
 // dataDir; stop shuts it down and fails the test if that goes wrong.
-func startServe(t *testing.T, dataDir string) (addr string, stop func()) {
+func startServe(t *testing.T, dataDir string, adjust ...func(*Config)) (addr string, stop func()) {
 	t.Helper()
 	cfg := defaultConfig()
 	cfg.DataDir = dataDir
 	cfg.Server.Address = "127.0.0.1:0"
+	for _, f := range adjust {
+		f(&cfg)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -25,7 +26,7 @@ func (ix *Index) Apply(c files.Change) (files.Applied, error) {
 			if err := markDeleted(tx, c.Replaced.ID, now); err != nil {
 				return err
 			}
-			ev, err := insertEvent(tx, files.Event{Type: files.FileDeleted, Conversation: c.Replaced.Conversation,
+			ev, err := ix.insertEvent(tx, files.Event{Type: files.FileDeleted, Conversation: c.Replaced.Conversation,
 				ID: c.Replaced.ID, Name: c.Replaced.Name, Time: now})
 			if err != nil {
 				return err
@@ -62,7 +63,7 @@ func (ix *Index) Apply(c files.Change) (files.Applied, error) {
 				return err
 			}
 		}
-		ev, err := insertEvent(tx, files.Event{Type: c.Type, Conversation: rec.Conversation, ID: rec.ID, Name: rec.Name,
+		ev, err := ix.insertEvent(tx, files.Event{Type: c.Type, Conversation: rec.Conversation, ID: rec.ID, Name: rec.Name,
 			Size: rec.Size, MIME: rec.MIME, Session: rec.Session, RenamedFrom: c.RenamedFrom, Time: now})
 		if err != nil {
 			return err
@@ -77,7 +78,7 @@ func (ix *Index) Apply(c files.Change) (files.Applied, error) {
 // putLive writes rec as a live file. Another live row with its name (one
 // the caller did not know about) is marked deleted first, so the name stays
 // unique.
-func putLive(tx *sql.Tx, rec files.Record, now timeT) error {
+func putLive(tx *sql.Tx, rec files.Record, now time.Time) error {
 	_, err := tx.Exec(`UPDATE files SET deleted_on = ? WHERE conversation = ? AND name = ? AND deleted_on IS NULL AND id != ?`,
 		stamp(now), rec.Conversation, rec.Name, rec.ID)
 	if err != nil {
@@ -100,7 +101,7 @@ func putLive(tx *sql.Tx, rec files.Record, now timeT) error {
 	return err
 }
 
-func markDeleted(tx *sql.Tx, id string, now timeT) error {
+func markDeleted(tx *sql.Tx, id string, now time.Time) error {
 	_, err := tx.Exec(`UPDATE files SET deleted_on = ? WHERE id = ? AND deleted_on IS NULL`, stamp(now), id)
 	return err
 }
@@ -156,7 +157,7 @@ func (ix *Index) RemoveConversation(conversation string) ([]files.Event, error) 
 		if _, err := tx.Exec(`DELETE FROM files WHERE conversation = ?`, conversation); err != nil {
 			return err
 		}
-		ev, err := insertEvent(tx, files.Event{Type: files.ConversationDeleted, Conversation: conversation, Time: ix.now()})
+		ev, err := ix.insertEvent(tx, files.Event{Type: files.ConversationDeleted, Conversation: conversation, Time: ix.now()})
 		evs = append(evs, ev)
 		return err
 	})

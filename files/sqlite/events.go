@@ -2,20 +2,21 @@ package sqlite
 
 import (
 	"database/sql"
-	"time"
 
 	"convfiles/files"
 )
 
-type timeT = time.Time
+// DefaultEventsKept is how many events the history holds; older ones are
+// pruned, and a client resuming from before them is told to reload.
+const DefaultEventsKept = 100_000
 
-// eventsKept is how many events the history holds; older ones are pruned,
-// and a client resuming from before them is told to reload.
-const eventsKept = 100_000
+// KeepEvents sets how many events the history holds (at least 1).
+func (ix *Index) KeepEvents(n int) { ix.eventsKept = max(int64(n), 1) }
 
 // insertEvent appends ev to the history and returns it with its sequence
-// number. Every 1000th event prunes the history.
-func insertEvent(tx *sql.Tx, ev files.Event) (files.Event, error) {
+// number. Every hundredth of the history's length (at most every 1000th
+// event) it prunes the oldest.
+func (ix *Index) insertEvent(tx *sql.Tx, ev files.Event) (files.Event, error) {
 	res, err := tx.Exec(`INSERT INTO events (conversation, type, file_id, name, size, mime_type, source_session_id,
 			renamed_from, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		ev.Conversation, string(ev.Type), ev.ID, ev.Name, ev.Size, ev.MIME, ev.Session, ev.RenamedFrom, stamp(ev.Time))
@@ -25,8 +26,8 @@ func insertEvent(tx *sql.Tx, ev files.Event) (files.Event, error) {
 	if ev.Seq, err = res.LastInsertId(); err != nil {
 		return ev, err
 	}
-	if ev.Seq%1000 == 0 {
-		_, err = tx.Exec(`DELETE FROM events WHERE seq <= ?`, ev.Seq-eventsKept)
+	if every := min(max(ix.eventsKept/100, 1), 1000); ev.Seq%every == 0 {
+		_, err = tx.Exec(`DELETE FROM events WHERE seq <= ?`, ev.Seq-ix.eventsKept)
 	}
 	return ev, err
 }

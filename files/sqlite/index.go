@@ -31,6 +31,8 @@ type Index struct {
 	r *sql.DB // readers, in parallel under WAL
 	// now tells the time; tests may replace it.
 	now func() time.Time
+	// eventsKept bounds the event history (KeepEvents).
+	eventsKept int64
 }
 
 var _ files.Index = (*Index)(nil)
@@ -59,7 +61,7 @@ func Open(path string) (*Index, error) {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
 	r.SetMaxOpenConns(8)
-	ix := &Index{w: w, r: r, now: time.Now}
+	ix := &Index{w: w, r: r, now: time.Now, eventsKept: DefaultEventsKept}
 	if err := ix.migrate(); err != nil {
 		ix.Close()
 		return nil, fmt.Errorf("index %s: %w", path, err)

@@ -155,3 +155,20 @@ func TestListGlobSortAndPage(t *testing.T) {
 		t.Errorf("malformed pattern: %v", err)
 	}
 }
+
+// TestEventHistoryIsBounded: the history keeps about as many events as
+// asked, oldest pruned first, and says where it now starts.
+func TestEventHistoryIsBounded(t *testing.T) {
+	e := newEnv(t, files.Options{})
+	e.index.KeepEvents(10)
+	sp := e.space(t, "c1")
+	for i := 0; i < 30; i++ {
+		write(t, sp, "f.txt", strings.Repeat("x", i))
+	}
+	first, _ := e.index.FirstEvent()
+	last, _ := e.index.LastEvent()
+	evs, _ := e.index.Events("", 0, 100)
+	if last != 30 || first != 21 || len(evs) != 10 || evs[0].Seq != 21 {
+		t.Fatalf("history from %d to %d, %d events", first, last, len(evs))
+	}
+}

@@ -31,7 +31,7 @@ func (ix *Index) Reconcile(conversation string, disk []files.DiskFile, versionsO
 	err = ix.inTx(func(tx *sql.Tx) error {
 		now := ix.now()
 		emit := func(ev files.Event) error {
-			ev, err := insertEvent(tx, ev)
+			ev, err := ix.insertEvent(tx, ev)
 			res.Events = append(res.Events, ev)
 			return err
 		}
