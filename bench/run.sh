@@ -45,6 +45,8 @@ for fs in disk tmpfs; do
 	c=$(median writeread-$fs.txt WriteReadMiB ns/op)
 	g=$(median writeread-$fs.txt WriteReadMiBGoBaseline ns/op)
 	d=$(median writeread-$fs.txt WriteReadMiBGoDurable ns/op)
+	ix=$(median writeread-$fs.txt WriteReadMiBIndexed ns/op)
+	echo "write+read 1 MiB ($fs), indexed with versions as the server runs: ${ix} ns (ratio to os.WriteFile $(ratio "$ix" "$g"))"
 	echo "write+read 1 MiB ($fs): convfiles ${c} ns, os.WriteFile+ReadFile ${g} ns (ratio $(ratio "$c" "$g")), durable Go ${d} ns (ratio $(ratio "$c" "$d"))"
 done
 for f in small.bin big.bin; do

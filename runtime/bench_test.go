@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"context"
+	"convfiles/content"
+	"convfiles/files/sqlite"
 	"os"
 	"path/filepath"
 	"sort"
@@ -76,6 +78,29 @@ func BenchmarkWriteReadMiB(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer store.Close()
+	benchWriteRead(b, store)
+}
+
+// BenchmarkWriteReadMiBIndexed is the same on a Store as the server runs
+// it: with the metadata index (SHA-256, MIME, a row and an event per
+// write) and versions (each overwrite keeps the old content, the sixth
+// oldest is pruned).
+func BenchmarkWriteReadMiBIndexed(b *testing.B) {
+	dir := benchDir(b)
+	ix, err := sqlite.Open(filepath.Join(dir, "index.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	store, err := files.OpenStore(filepath.Join(dir, "files"), files.Options{Index: ix, Sniff: content.SniffMIME})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	benchWriteRead(b, store)
+}
+
+func benchWriteRead(b *testing.B, store *files.Store) {
 	sp, _ := store.Space("bench")
 	defer sp.Close()
 	r := New(Config{Timeout: time.Hour, MaxExecutionBytes: -1})
