@@ -32,8 +32,7 @@ func (s *session) filesDownload(sp *files.Space, call goja.FunctionCall) goja.Va
 	u := s.stringArg(call, 0, usage, "url")
 	body, suggested, err := s.cfg.Downloader.Download(s.ctx, u)
 	if err != nil {
-		var r Refusal
-		if errors.As(err, &r) && r.Refused() {
+		if refused(err) {
 			s.throw("PermissionError", usage+": "+err.Error())
 		}
 		s.throw("Error", usage+": "+err.Error())
@@ -48,8 +47,7 @@ func (s *session) filesDownload(sp *files.Space, call goja.FunctionCall) goja.Va
 	rec := &content.HeadRecorder{R: body}
 	info, err := sp.Write(s.ctx, name, rec, s.writeOpts())
 	if err != nil {
-		var r Refusal
-		if errors.As(err, &r) && r.Refused() {
+		if refused(err) {
 			s.throw("LimitError", usage+": "+err.Error())
 		}
 		s.throwFiles(err)
@@ -61,4 +59,10 @@ func (s *session) filesDownload(sp *files.Space, call goja.FunctionCall) goja.Va
 	_, mt := content.Detect(info.Name, rec.Head, int64(len(rec.Head)) == info.Size)
 	o.Set("mime_type", mt)
 	return o
+}
+
+// refused reports whether err is, or wraps, a Refusal.
+func refused(err error) bool {
+	var r Refusal
+	return errors.As(err, &r) && r.Refused()
 }

@@ -97,12 +97,6 @@ func (e *Error) Error() string { return e.Msg }
 // callers that match on behaviour rather than on this type.
 func (e *Error) Refused() bool { return true }
 
-// IsRefusal reports whether err is a download the Policy refused.
-func IsRefusal(err error) bool {
-	var e *Error
-	return errors.As(err, &e)
-}
-
 func checkScheme(u *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return &Error{"only http and https URLs can be downloaded, not " + strconv.Quote(u.Scheme)}

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -104,7 +105,7 @@ func TestRefusesTheServersOwnNetwork(t *testing.T) {
 			t.Errorf("%s was fetched: %q", u, b)
 			continue
 		}
-		if !IsRefusal(err) || !(strings.Contains(err.Error(), "only public addresses") || strings.Contains(err.Error(), "only http and https")) {
+		if fe := (*Error)(nil); !errors.As(err, &fe) || !(strings.Contains(err.Error(), "only public addresses") || strings.Contains(err.Error(), "only http and https")) {
 			t.Errorf("%s: %v", u, err)
 		}
 	}
