@@ -91,6 +91,13 @@ func (u *upload) receive(mr *multipart.Reader) error {
 				return err
 			}
 		}
+		if u.noReplace {
+			// Fail before streaming the bytes; the commit decides again,
+			// atomically, in case the name is taken meanwhile.
+			if _, err := u.sp.Stat(name); err == nil {
+				return files.E("upload", files.KindConflict, name, "already exists (on_conflict=fail)", nil)
+			}
+		}
 		fw, err := u.sp.Create(u.r.Context(), name, files.WriteOptions{Source: files.SourceUpload, Session: u.session, NoReplace: u.noReplace})
 		if err != nil {
 			return err
