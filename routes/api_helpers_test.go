@@ -13,9 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"convfiles/content"
 	"convfiles/files"
-	"convfiles/files/sqlite"
+	"convfiles/internal/storetest"
 )
 
 // apiEnv is a real HTTP server on a loopback port over an indexed Store.
@@ -35,24 +34,15 @@ func newAPIEnv(t testing.TB, opts files.Options) *apiEnv {
 
 func newAPIEnvAt(t testing.TB, dir string, opts files.Options) *apiEnv {
 	t.Helper()
-	indexPath := filepath.Join(t.TempDir(), "index.db")
-	ix, err := sqlite.Open(indexPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.Index, opts.Bus = ix, files.NewBus()
-	opts.Sniff = content.SniffMIME
-	store, err := files.OpenStore(dir, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts.Bus = files.NewBus()
+	store, indexPath := storetest.Open(t, dir, opts)
 	e := &apiEnv{t: t, store: store, dir: dir, indexPath: indexPath}
 	e.srv = httptest.NewUnstartedServer(nil)
 	base := "http://" + e.srv.Listener.Addr().String()
 	h := New(Config{Store: store, Bus: opts.Bus, API: true, Links: Links{Base: base}})
 	e.srv.Config.Handler = h
 	e.srv.Start()
-	t.Cleanup(func() { h.Shutdown(); e.srv.Close(); store.Close(); ix.Close() })
+	t.Cleanup(func() { h.Shutdown(); e.srv.Close() }) // before storetest closes the Store
 	return e
 }
 

@@ -5,25 +5,15 @@ import (
 	"strings"
 	"testing"
 
-	"convfiles/content"
 	"convfiles/files"
-	"convfiles/files/sqlite"
+	"convfiles/internal/storetest"
 )
 
 // newIndexedEnv is newEnv over a Store with a metadata index, as the
 // server runs it: files have IDs and versions.
 func newIndexedEnv(t *testing.T, cfg Config) *env {
 	t.Helper()
-	dir := t.TempDir()
-	ix, err := sqlite.Open(filepath.Join(dir, "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	store, err := files.OpenStore(filepath.Join(dir, "files"), files.Options{Index: ix, Sniff: content.SniffMIME})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close(); ix.Close() })
+	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), files.Options{})
 	if cfg.Link == nil {
 		cfg.Link = func(conv, name string) string { return "http://127.0.0.1:8080/files/" + conv + "/" + name }
 	}
