@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,12 +11,9 @@ import (
 	"convfiles/files"
 )
 
-// How the event stream paces itself.
-const (
-	eventPoll      = time.Second      // look for changes made by other processes (the CLI)
-	eventKeepAlive = 15 * time.Second // a comment line keeps proxies from closing the stream
-	eventBatch     = 500
-)
+// eventKeepAlive is how long a quiet stream waits before it sends a comment
+// line, which keeps proxies from closing it.
+const eventKeepAlive = 15 * time.Second
 
 // handleEvents is GET /api/events?conversation=ID: server-sent events
 // file:created, file:modified, file:deleted (seed 004's payloads) and
@@ -43,12 +41,21 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log, err)
 		return
 	}
-	var wake <-chan files.Event
-	if s.bus != nil {
-		sub := s.bus.Subscribe(256)
-		defer sub.Close()
-		wake = sub.C
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	go func() {
+		select {
+		case <-s.closing:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	follow, err := s.store.Follow(conv, last)
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
 	}
+	defer follow.Close()
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
@@ -62,49 +69,23 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "id: %d\nevent: reset\ndata: {}\n\n", first-1)
 	}
 	rc.Flush()
-	poll, keepAlive := time.NewTicker(eventPoll), time.NewTicker(eventKeepAlive)
-	defer poll.Stop()
-	defer keepAlive.Stop()
 	for {
-		evs, err := ix.Events(conv, last, eventBatch)
+		evs, err := follow.Next(ctx, eventKeepAlive)
 		if err != nil {
-			s.log.Error("event stream", "err", err)
+			if ctx.Err() == nil {
+				s.log.Error("event stream", "err", err)
+			}
 			return
 		}
+		if len(evs) == 0 {
+			fmt.Fprint(w, ": keep-alive\n\n")
+		}
 		for _, ev := range evs {
-			last = ev.Seq
 			data, _ := json.Marshal(eventPayload(ev, s.links))
 			fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", ev.Seq, ev.Type, data)
 		}
-		if len(evs) > 0 {
-			if rc.Flush() != nil {
-				return
-			}
-			keepAlive.Reset(eventKeepAlive)
-		}
-		if len(evs) == eventBatch {
-			continue
-		}
-		select {
-		case <-r.Context().Done():
+		if rc.Flush() != nil {
 			return
-		case <-s.closing:
-			return
-		case <-wake:
-		drain:
-			for { // one query answers a burst of wake-ups
-				select {
-				case <-wake:
-				default:
-					break drain
-				}
-			}
-		case <-poll.C:
-		case <-keepAlive.C:
-			fmt.Fprint(w, ": keep-alive\n\n")
-			if rc.Flush() != nil {
-				return
-			}
 		}
 	}
 }

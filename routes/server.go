@@ -35,6 +35,8 @@ type Config struct {
 	// API serves the REST API under /api/ and the web page at /. It has
 	// no authentication yet, so hosted mode leaves it off.
 	API bool
+	// MCP, when set, serves the MCP streamable HTTP transport at /mcp.
+	MCP http.Handler
 }
 
 // Server is the HTTP handler of convfiles.
@@ -91,6 +93,9 @@ func New(cfg Config) *Server {
 	if cfg.API {
 		s.registerAPI(r)
 		s.registerPage(r)
+	}
+	if cfg.MCP != nil {
+		r.Handle("/mcp", cfg.MCP)
 	}
 	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
 	s.router = r

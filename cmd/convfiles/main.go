@@ -34,6 +34,7 @@ type command struct {
 
 var commands = []command{
 	{"serve", "serve file links over HTTP", cmdServe},
+	{"mcp", "serve MCP tools, resources and the prompt over stdin/stdout", cmdMCP},
 	{"run", "run a script (file or stdin) and print its report as JSON", cmdRun},
 	{"ls", "list conversations, or the files of one", cmdLs},
 	{"cat", "write a file of a conversation to stdout", cmdCat},

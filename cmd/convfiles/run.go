@@ -84,12 +84,7 @@ func newRunner(cfg Config, e *env) (*runtime.Runner, *files.ReadRoots, error) {
 		return nil, nil, err
 	}
 	links := routes.Links{Base: cfg.publicURL()}
-	fetcher, err := fetch.New(fetch.Policy{
-		AllowPrivate: cfg.Download.AllowPrivate,
-		Allow:        cfg.Download.Allow,
-		MaxBytes:     cfg.Download.MaxBytes,
-		Timeout:      cfg.Download.Timeout.Duration,
-	})
+	fetcher, err := newDownloader(cfg)
 	if err != nil {
 		roots.Close()
 		return nil, nil, err
@@ -108,6 +103,17 @@ func newRunner(cfg Config, e *env) (*runtime.Runner, *files.ReadRoots, error) {
 		Link:              links.URL,
 		Logger:            e.logger,
 	}), roots, nil
+}
+
+// newDownloader builds the fetcher of files.download and file_download,
+// which refuses the server's own network unless the configuration allows it.
+func newDownloader(cfg Config) (*fetch.Fetcher, error) {
+	return fetch.New(fetch.Policy{
+		AllowPrivate: cfg.Download.AllowPrivate,
+		Allow:        cfg.Download.Allow,
+		MaxBytes:     cfg.Download.MaxBytes,
+		Timeout:      cfg.Download.Timeout.Duration,
+	})
 }
 
 // readScript reads the script from a file the operator named, or stdin.

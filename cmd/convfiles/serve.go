@@ -86,6 +86,17 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 	}
 	defer roots.Close()
 	defer runner.Wait()
+	local := cfg.Mode != "hosted"
+	var mcpHandler http.Handler
+	var mcpShutdown func()
+	if local {
+		mcpServer, err := newMCPServer(cfg, e, store, runner, "")
+		if err != nil {
+			return err
+		}
+		defer mcpServer.Close()
+		mcpHandler, mcpShutdown = mcpServer.HTTPHandler(), mcpServer.Shutdown
+	}
 	handler := routes.New(routes.Config{
 		Store:              store,
 		Links:              routes.Links{Base: cfg.publicURL()},
@@ -96,7 +107,8 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		DefaultScriptSpace: code.io,
 		RateLimits:         routes.RateLimits{PerClient: cfg.RateLimit.PerClient, PerCodeID: cfg.RateLimit.PerCodeID, Global: cfg.RateLimit.Global},
 		Bus:                bus,
-		API:                cfg.Mode != "hosted",
+		API:                local,
+		MCP:                mcpHandler,
 	})
 	srv := &http.Server{
 		Handler:           handler,
@@ -105,8 +117,11 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		ErrorLog:          nil,
 	}
 	srv.RegisterOnShutdown(handler.Shutdown)
+	if mcpShutdown != nil {
+		srv.RegisterOnShutdown(mcpShutdown)
+	}
 	if cfg.Mode == "hosted" {
-		e.logger.Warn("hosted mode: the REST file API, the event stream and the web page are off until they have authentication; links and the code API serve")
+		e.logger.Warn("hosted mode: the REST file API, the event stream, MCP over HTTP and the web page are off until they have authentication; links and the code API serve")
 	}
 	e.logger.Info("convfiles serving", "addr", ln.Addr().String(), "links", cfg.publicURL(), "data", cfg.DataDir,
 		"mode", cfg.Mode, "script_files", cfg.scriptFiles(), "workspace", cfg.workspaceDir())

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"convfiles/files"
+	"convfiles/routes"
+	"convfiles/routes/mcp"
+	"convfiles/runtime"
+)
+
+// cmdMCP serves MCP over stdin and stdout, for desktop LLM clients that
+// start their servers as processes. The log goes to stderr: stdout is the
+// protocol's.
+func cmdMCP(e *env, args []string) error {
+	f := newFlags(e, "mcp", "")
+	conv := f.String("conversation", "", "serve this conversation only; tools then use it when they name none")
+	cfg, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	if f.NArg() > 0 {
+		return usagef("unexpected arguments %q", f.Args())
+	}
+	if *conv != "" {
+		if err := files.ValidateConversationID(*conv); err != nil {
+			return usagef("--conversation: %v", files.MessageOf(err))
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	bus := files.NewBus()
+	store, closeStore, err := openIndexedStore(cfg, e.logger, bus)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	runner, roots, err := newRunner(cfg, e)
+	if err != nil {
+		return err
+	}
+	defer roots.Close()
+	defer runner.Wait()
+	server, err := newMCPServer(cfg, e, store, runner, *conv)
+	if err != nil {
+		return err
+	}
+	defer server.Close()
+	t := &sdk.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopCloser{e.stdout}}
+	err = server.Run(ctx, t)
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// newMCPServer builds the MCP server both transports share, with the
+// runner and the download policy of the other doors.
+func newMCPServer(cfg Config, e *env, store *files.Store, runner *runtime.Runner, conv string) (*mcp.Server, error) {
+	fetcher, err := newDownloader(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return mcp.New(mcp.Config{
+		Store:         store,
+		Runner:        runner,
+		Downloader:    fetcher,
+		Link:          routes.Links{Base: cfg.publicURL()}.URL,
+		Conversation:  conv,
+		MaxMediaBytes: cfg.Limits.MaxFileBytes,
+		Version:       buildVersion(),
+		Logger:        e.logger,
+	})
+}
+
+// buildVersion is the module version the binary was built from.
+func buildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// nopCloser keeps the transport from closing the process's stdout.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }

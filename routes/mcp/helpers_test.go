@@ -1,0 +1,131 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"convfiles/files"
+	"convfiles/internal/storetest"
+	"convfiles/routes/mcp"
+	"convfiles/runtime"
+)
+
+// env is an MCP server over a real indexed Store, with a client connected
+// through the SDK's in-memory transport.
+type env struct {
+	t       *testing.T
+	dir     string
+	store   *files.Store
+	server  *mcp.Server
+	client  *sdk.ClientSession
+	updates chan string // URIs of resources/updated notifications
+	changed chan struct{}
+}
+
+func link(conv, name string) string { return "http://127.0.0.1:8080/files/" + conv + "/" + name }
+
+func newEnv(t *testing.T, conversation string) *env {
+	t.Helper()
+	e := &env{t: t, dir: filepath.Join(t.TempDir(), "files"), updates: make(chan string, 64), changed: make(chan struct{}, 64)}
+	bus := files.NewBus()
+	e.store, _ = storetest.Open(t, e.dir, files.Options{Bus: bus})
+	runner := runtime.New(runtime.Config{Link: link})
+	t.Cleanup(runner.Wait)
+	var err error
+	e.server, err = mcp.New(mcp.Config{Store: e.store, Runner: runner, Link: link, Conversation: conversation, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.server.Close() })
+	ct, st := sdk.NewInMemoryTransports()
+	ctx := context.Background()
+	if _, err := e.server.Connect(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, r *sdk.ResourceUpdatedNotificationRequest) {
+			e.updates <- r.Params.URI
+		},
+		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) {
+			select {
+			case e.changed <- struct{}{}:
+			default:
+			}
+		},
+	})
+	if e.client, err = client.Connect(ctx, ct, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.client.Close() })
+	return e
+}
+
+// call calls a tool and returns its result; a protocol error fails the test.
+func (e *env) call(tool string, args map[string]any) *sdk.CallToolResult {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := e.client.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		e.t.Fatalf("%s: protocol error %v", tool, err)
+	}
+	return res
+}
+
+// ok calls a tool that must succeed and decodes its structured answer.
+func (e *env) ok(tool string, args map[string]any, out any) {
+	e.t.Helper()
+	res := e.call(tool, args)
+	if res.IsError {
+		e.t.Fatalf("%s(%v) failed: %s", tool, args, text(res))
+	}
+	if out == nil {
+		return
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, out); err != nil {
+		e.t.Fatalf("%s: decoding %s: %v", tool, b, err)
+	}
+}
+
+// refused calls a tool that must fail with isError and returns its text.
+func (e *env) refused(tool string, args map[string]any) string {
+	e.t.Helper()
+	res := e.call(tool, args)
+	if !res.IsError {
+		e.t.Fatalf("%s(%v) succeeded, want isError", tool, args)
+	}
+	return text(res)
+}
+
+func text(res *sdk.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if t, ok := c.(*sdk.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// waitUpdate waits for a resources/updated notification of uri.
+func (e *env) waitUpdate(uri string) {
+	e.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case got := <-e.updates:
+			if got == uri {
+				return
+			}
+		case <-deadline:
+			e.t.Fatalf("no resources/updated for %s", uri)
+		}
+	}
+}

@@ -1,0 +1,236 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"convfiles/content"
+	"convfiles/files"
+)
+
+// uriScheme is the scheme of the files' resource URIs.
+const uriScheme = "convfiles"
+
+// uriTemplate matches every file's URI; {+name} keeps the "/" of names
+// in folders.
+const uriTemplate = uriScheme + "://{conversation_id}/{+name}"
+
+// resources mirrors the files the server serves as MCP resources, so the
+// SDK lists them page by page and tells clients when the list changes.
+// The mirror is loaded from the index once and then kept up to date by
+// following the index's events, which come from every door and every
+// process; each event also notifies the clients subscribed to the file.
+type resources struct {
+	s  *Server
+	mu sync.Mutex
+	// names holds the mirrored files of each conversation, to remove them
+	// all when the conversation is deleted.
+	names map[string]map[string]bool
+}
+
+func newResources(s *Server) *resources {
+	return &resources{s: s, names: map[string]map[string]bool{}}
+}
+
+// resourceURI is a file's URI: each segment of its name percent-encoded.
+func resourceURI(conv, name string) string {
+	segs := strings.Split(name, "/")
+	for i, seg := range segs {
+		segs[i] = url.PathEscape(seg)
+	}
+	return uriScheme + "://" + conv + "/" + strings.Join(segs, "/")
+}
+
+// parseURI splits a file's URI into its conversation and name, which the
+// caller still validates like any other name.
+func parseURI(uri string) (conv, name string, err error) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != uriScheme || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return "", "", fmt.Errorf("%q is not a convfiles file URI; they look like %s://{conversation_id}/{name}", uri, uriScheme)
+	}
+	return u.Host, strings.TrimPrefix(u.Path, "/"), nil
+}
+
+// load registers the URI template, mirrors every live file of the
+// server's conversations and starts following events from before the
+// listing, so no change between the two is lost.
+func (r *resources) load(ctx context.Context) error {
+	r.s.sdk.AddResourceTemplate(&sdk.ResourceTemplate{
+		Name:        "file",
+		Title:       "A file of a conversation",
+		Description: "Any file of a conversation, by its conversation ID and name.",
+		URITemplate: uriTemplate,
+	}, r.read)
+	store := r.s.cfg.Store
+	ix := store.Index()
+	if ix == nil {
+		return nil
+	}
+	last, err := ix.LastEvent()
+	if err != nil {
+		return err
+	}
+	convs := []string{r.s.cfg.Conversation}
+	if r.s.cfg.Conversation == "" {
+		if convs, err = ix.ConversationIDs(); err != nil {
+			return err
+		}
+	}
+	for _, conv := range convs {
+		list, _, err := ix.List(conv, files.ListQuery{})
+		if err != nil {
+			return err
+		}
+		for _, rec := range list {
+			r.add(rec.Conversation, rec.Name, rec.Size, rec.MIME, rec.Modified)
+		}
+	}
+	follow, err := store.Follow(r.s.cfg.Conversation, last)
+	if err != nil {
+		return err
+	}
+	r.s.done.Add(1)
+	go r.follow(ctx, follow)
+	return nil
+}
+
+func (r *resources) add(conv, name string, size int64, mime string, modified time.Time) {
+	if mime == "" {
+		mime = content.MIMEByExtension(name)
+	}
+	r.mu.Lock()
+	if r.names[conv] == nil {
+		r.names[conv] = map[string]bool{}
+	}
+	r.names[conv][name] = true
+	r.mu.Unlock()
+	r.s.sdk.AddResource(&sdk.Resource{
+		URI: resourceURI(conv, name), Name: name, MIMEType: mime, Size: size,
+		Annotations: &sdk.Annotations{LastModified: modified.UTC().Format(time.RFC3339Nano)},
+	}, r.read)
+}
+
+func (r *resources) remove(conv, name string) {
+	r.mu.Lock()
+	delete(r.names[conv], name)
+	r.mu.Unlock()
+	r.s.sdk.RemoveResources(resourceURI(conv, name))
+}
+
+// follow applies the index's events to the mirror and notifies the
+// subscribers of each changed file, until ctx ends.
+func (r *resources) follow(ctx context.Context, f *files.Follower) {
+	defer r.s.done.Done()
+	defer f.Close()
+	for {
+		evs, err := f.Next(ctx, 0)
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			r.s.log.Error("mcp: following file events", "err", err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(files.FollowPoll):
+			}
+			continue
+		}
+		for _, ev := range evs {
+			r.apply(ctx, ev)
+		}
+	}
+}
+
+func (r *resources) apply(ctx context.Context, ev files.Event) {
+	var changed []string
+	switch ev.Type {
+	case files.FileCreated, files.FileModified:
+		if ev.RenamedFrom != "" {
+			r.remove(ev.Conversation, ev.RenamedFrom)
+			changed = append(changed, ev.RenamedFrom)
+		}
+		r.add(ev.Conversation, ev.Name, ev.Size, ev.MIME, ev.Time)
+		changed = append(changed, ev.Name)
+	case files.FileDeleted:
+		r.remove(ev.Conversation, ev.Name)
+		changed = append(changed, ev.Name)
+	case files.ConversationDeleted:
+		r.mu.Lock()
+		for name := range r.names[ev.Conversation] {
+			changed = append(changed, name)
+		}
+		r.mu.Unlock()
+		for _, name := range changed {
+			r.remove(ev.Conversation, name)
+		}
+	}
+	for _, name := range changed {
+		r.s.sdk.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: resourceURI(ev.Conversation, name)})
+	}
+}
+
+// read answers resources/read: the file's text, or its bytes as a blob,
+// with its MIME type.
+func (r *resources) read(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+	uri := req.Params.URI
+	conv, name, err := r.target(uri)
+	if err != nil {
+		return nil, err
+	}
+	sp, err := r.s.cfg.Store.Space(conv)
+	if err != nil {
+		return nil, invalidParams(err.Error())
+	}
+	defer sp.Close()
+	data, kind, mt, err := readWhole(sp, name, r.s.cfg.MaxMediaBytes, "resources/read")
+	switch {
+	case files.KindOf(err) == files.KindNotFound:
+		return nil, sdk.ResourceNotFoundError(uri)
+	case err != nil && files.KindOf(err) != files.KindInternal:
+		return nil, invalidParams(files.MessageOf(err))
+	case err != nil:
+		return nil, err
+	}
+	rc := &sdk.ResourceContents{URI: uri, MIMEType: mt}
+	if kind == content.KindText {
+		rc.Text = string(data)
+	} else {
+		rc.Blob = data
+	}
+	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{rc}}, nil
+}
+
+// subscribe accepts subscriptions to the files this server serves, even
+// to one not written yet: its creation is an update too.
+func (r *resources) subscribe(ctx context.Context, req *sdk.SubscribeRequest) error {
+	_, _, err := r.target(req.Params.URI)
+	return err
+}
+
+// target parses a file URI and checks it names a valid file of a
+// conversation this server serves.
+func (r *resources) target(uri string) (conv, name string, err error) {
+	conv, name, err = parseURI(uri)
+	if err != nil {
+		return "", "", invalidParams(err.Error())
+	}
+	if conv, err = r.s.conversation(conv); err != nil {
+		return "", "", invalidParams(files.MessageOf(err))
+	}
+	if name, err = files.ValidateName(name); err != nil {
+		return "", "", invalidParams(files.MessageOf(err))
+	}
+	return conv, name, nil
+}
+
+func invalidParams(msg string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
+}

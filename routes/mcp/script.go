@@ -1,0 +1,100 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"convfiles/files"
+	"convfiles/runtime"
+)
+
+// MaxScriptTimeout is the longest timeout execute_script accepts.
+const MaxScriptTimeout = 300 * time.Second
+
+type scriptIn struct {
+	Scope
+	Code     string   `json:"code"`
+	Language string   `json:"language,omitempty"`
+	Timeout  *float64 `json:"timeout,omitempty"`
+}
+
+// scriptOut is seed 001's answer, without its timing stats: the result,
+// the logs and the final state of every file touched, plus the error when
+// the script failed.
+type scriptOut struct {
+	Result       any                  `json:"result"`
+	Logs         []string             `json:"logs"`
+	FilesTouched []runtime.Touched    `json:"files_touched"`
+	Error        *runtime.ScriptError `json:"error,omitempty"`
+}
+
+func (s *Server) addScriptTool() error {
+	const name = "execute_script"
+	tool, err := describe[scriptIn](s, name, hints{destructive: true})
+	if err != nil {
+		return err
+	}
+	schema := tool.InputSchema.(*jsonschema.Schema)
+	schema.Properties["language"].Enum = []any{"js", "ts", "javascript", "typescript"}
+	schema.Properties["timeout"].Minimum = jsonschema.Ptr(0.001)
+	schema.Properties["timeout"].Maximum = jsonschema.Ptr(MaxScriptTimeout.Seconds())
+	sdk.AddTool(s.sdk, tool, func(ctx context.Context, req *sdk.CallToolRequest, in scriptIn) (*sdk.CallToolResult, scriptOut, error) {
+		out, failed, err := s.executeScript(ctx, req, in)
+		if err != nil {
+			return nil, scriptOut{}, toolError(name, err)
+		}
+		if failed == nil {
+			return nil, out, nil
+		}
+		// The model must see why the script failed before anything else,
+		// then what it logged and wrote before it did.
+		report, _ := json.Marshal(out)
+		return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: failed.Error() + "\n" + string(report)}}}, out, nil
+	})
+	return nil
+}
+
+func (s *Server) executeScript(ctx context.Context, req *sdk.CallToolRequest, in scriptIn) (scriptOut, *runtime.ScriptError, error) {
+	lang, err := runtime.ParseLanguage(in.Language)
+	if err != nil {
+		return scriptOut{}, nil, files.E("execute_script", files.KindInvalid, in.Language, "language must be js (JavaScript) or ts (TypeScript)", nil)
+	}
+	var timeout time.Duration
+	if in.Timeout != nil {
+		timeout = time.Duration(*in.Timeout * float64(time.Second))
+		if timeout < time.Millisecond || timeout > MaxScriptTimeout {
+			return scriptOut{}, nil, files.E("execute_script", files.KindInvalid, "", "timeout must be a number of seconds from 0.001 to 300", nil)
+		}
+	}
+	c, release, err := s.open(ctx, req, in.conversation())
+	if err != nil {
+		return scriptOut{}, nil, err
+	}
+	defer release()
+	filename := "script.js"
+	if lang == runtime.TypeScript {
+		filename = "script.ts"
+	}
+	rep, runErr := s.cfg.Runner.Run(ctx, runtime.Request{Source: in.Code, Filename: filename, Language: lang,
+		Space: c.sp, Timeout: timeout, Session: c.session})
+	if rep == nil {
+		return scriptOut{}, nil, runErr
+	}
+	out := scriptOut{Logs: rep.Logs, FilesTouched: rep.FilesTouched, Error: rep.Error}
+	if out.Logs == nil {
+		out.Logs = []string{}
+	}
+	if out.FilesTouched == nil {
+		out.FilesTouched = []runtime.Touched{}
+	}
+	if len(rep.Result) > 0 {
+		if err := json.Unmarshal(rep.Result, &out.Result); err != nil {
+			return scriptOut{}, nil, err
+		}
+	}
+	return out, rep.Error, nil
+}

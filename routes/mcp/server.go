@@ -1,0 +1,139 @@
+package mcp
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"convfiles/files"
+	"convfiles/runtime"
+)
+
+// DefaultMaxMediaBytes caps the file file_read_media and resources/read
+// send in one answer (base64 makes it a third larger on the wire).
+const DefaultMaxMediaBytes = 16 << 20
+
+// Config is what the MCP door needs.
+type Config struct {
+	Store *files.Store
+	// Runner runs execute_script; nil leaves the tool out.
+	Runner *runtime.Runner
+	// Downloader fetches URLs for file_download; nil makes it refuse.
+	Downloader runtime.Downloader
+	// Link returns the browser link of a file; nil gives no links.
+	Link func(conversation, name string) string
+	// Conversation, when set, is the one conversation this server serves:
+	// tools default to it and refuse any other.
+	Conversation string
+	// MaxMediaBytes caps file_read_media and resource reads; 0 means
+	// DefaultMaxMediaBytes.
+	MaxMediaBytes int64
+	// Version is reported to clients in the initialize handshake.
+	Version string
+	Logger  *slog.Logger
+}
+
+// Server is convfiles' MCP server: one set of tools, resources and the
+// prompt, served over any number of stdio or HTTP sessions.
+type Server struct {
+	cfg   Config
+	log   *slog.Logger
+	sdk   *sdk.Server
+	res   *resources
+	// schemas are the input schemas of the tools, by name.
+	schemas map[string]*jsonschema.Schema
+	stop  context.CancelFunc
+	done  sync.WaitGroup
+}
+
+// New builds the Server and starts following the store's events, which
+// keep its resources and their subscribers up to date. Close it when done.
+func New(cfg Config) (*Server, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.MaxMediaBytes <= 0 {
+		cfg.MaxMediaBytes = DefaultMaxMediaBytes
+	}
+	if cfg.Version == "" {
+		cfg.Version = "dev"
+	}
+	if cfg.Conversation != "" {
+		if err := files.ValidateConversationID(cfg.Conversation); err != nil {
+			return nil, err
+		}
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, schemas: map[string]*jsonschema.Schema{}}
+	s.res = newResources(s)
+	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "convfiles", Title: "convfiles", Version: cfg.Version}, &sdk.ServerOptions{
+		Instructions:       instructions(cfg.Conversation),
+		Logger:             sdkLogger(cfg.Logger),
+		SubscribeHandler:   s.res.subscribe,
+		UnsubscribeHandler: func(context.Context, *sdk.UnsubscribeRequest) error { return nil },
+		Capabilities:       &sdk.ServerCapabilities{},
+		PageSize:           500,
+	})
+	if err := s.registerTools(); err != nil {
+		return nil, err
+	}
+	s.registerPrompt()
+	s.sdk.AddReceivingMiddleware(s.explainArguments)
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stop = cancel
+	if err := s.res.load(ctx); err != nil {
+		cancel()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Run serves one session over t (the stdio transport for convfiles mcp)
+// until the client leaves or ctx ends.
+func (s *Server) Run(ctx context.Context, t sdk.Transport) error { return s.sdk.Run(ctx, t) }
+
+// Connect starts one session over t and returns it; tests use it with
+// in-memory transports.
+func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSession, error) {
+	return s.sdk.Connect(ctx, t, nil)
+}
+
+// HTTPHandler serves the streamable HTTP transport. Idle sessions end
+// after an hour; the handler refuses requests whose Host is not local when
+// they arrive on a loopback address (DNS rebinding).
+func (s *Server) HTTPHandler() http.Handler {
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, &sdk.StreamableHTTPOptions{
+		Logger:         sdkLogger(s.log),
+		SessionTimeout: time.Hour,
+	})
+}
+
+// Shutdown ends every session, so the long-lived streams of the HTTP
+// transport do not hold a graceful shutdown; pass it to
+// http.Server.RegisterOnShutdown.
+func (s *Server) Shutdown() {
+	for ss := range s.sdk.Sessions() {
+		ss.Close()
+	}
+}
+
+// Close stops following events and waits for the follower to end.
+func (s *Server) Close() error {
+	s.stop()
+	s.done.Wait()
+	return nil
+}
+
+func instructions(conv string) string {
+	msg := "convfiles keeps the files of LLM conversations. Use the file_* tools to list, read, edit and create files, and execute_script to run JavaScript or TypeScript that works on them. Get the prompt \"convfiles\" to learn the script helpers and see the files."
+	if conv != "" {
+		msg += " This server serves conversation " + conv + "; tools use it when conversation_id is omitted."
+	} else {
+		msg += " Every tool needs a conversation_id."
+	}
+	return msg
+}

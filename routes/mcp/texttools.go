@@ -1,0 +1,140 @@
+package mcp
+
+import (
+	"regexp"
+
+	"convfiles/files"
+)
+
+type readTextIn struct {
+	Scope
+	ID        string `json:"id"`
+	StartLine *int   `json:"start_line,omitempty"`
+	EndLine   *int   `json:"end_line,omitempty"`
+}
+
+type readTextOut struct {
+	Content    string `json:"content"`
+	TotalLines int    `json:"total_lines"`
+}
+
+func (s *Server) fileReadText(c *call, in readTextIn) (readTextOut, error) {
+	name, err := c.sp.Resolve(in.ID)
+	if err != nil {
+		return readTextOut{}, err
+	}
+	start, end := 1, 0
+	if in.StartLine != nil {
+		start = *in.StartLine
+	}
+	if in.EndLine != nil {
+		end = *in.EndLine
+		if end < 1 {
+			return readTextOut{}, files.E("file_read_text", files.KindInvalid, name, "end_line must be 1 or more; omit it to read to the end", nil)
+		}
+	}
+	r, err := c.sp.ReadLines(name, start, end)
+	if err != nil {
+		return readTextOut{}, err
+	}
+	return readTextOut{Content: r.Content, TotalLines: r.TotalLines}, nil
+}
+
+type writeTextIn struct {
+	Scope
+	ID      string `json:"id"`
+	Content string `json:"content"`
+}
+
+type writeOut struct {
+	OK   bool  `json:"ok"`
+	Size int64 `json:"size"`
+}
+
+func (s *Server) fileWriteText(c *call, in writeTextIn) (writeOut, error) {
+	name, err := c.sp.Resolve(in.ID)
+	if err != nil {
+		return writeOut{}, err
+	}
+	info, err := c.sp.WriteBytes(c.ctx, name, []byte(in.Content), c.writeOpts())
+	if err != nil {
+		return writeOut{}, err
+	}
+	return writeOut{OK: true, Size: info.Size}, nil
+}
+
+type replaceLinesIn struct {
+	Scope
+	ID        string `json:"id"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+	Content   string `json:"content"`
+}
+
+type linesOut struct {
+	OK         bool `json:"ok"`
+	TotalLines int  `json:"total_lines"`
+}
+
+func (s *Server) fileReplaceLines(c *call, in replaceLinesIn) (linesOut, error) {
+	if in.EndLine < in.StartLine {
+		return linesOut{}, files.E("file_replace_lines", files.KindInvalid, in.ID, "end_line must be at least start_line; to insert without replacing, use file_insert_lines", nil)
+	}
+	return s.editLines(c, in.ID, in.StartLine, in.EndLine, in.Content)
+}
+
+func (s *Server) editLines(c *call, id string, start, end int, text string) (linesOut, error) {
+	name, err := c.sp.Resolve(id)
+	if err != nil {
+		return linesOut{}, err
+	}
+	total, err := c.sp.ReplaceLines(c.ctx, name, start, end, text, c.writeOpts())
+	if err != nil {
+		return linesOut{}, err
+	}
+	return linesOut{OK: true, TotalLines: total}, nil
+}
+
+type insertLinesIn struct {
+	Scope
+	ID        string `json:"id"`
+	AfterLine int    `json:"after_line"`
+	Content   string `json:"content"`
+}
+
+func (s *Server) fileInsertLines(c *call, in insertLinesIn) (linesOut, error) {
+	if in.AfterLine < 0 {
+		return linesOut{}, files.E("file_insert_lines", files.KindInvalid, in.ID, "after_line must be 0 (the top) or a line number", nil)
+	}
+	return s.editLines(c, in.ID, in.AfterLine+1, in.AfterLine, in.Content)
+}
+
+type searchIn struct {
+	Scope
+	ID      string `json:"id"`
+	Pattern string `json:"pattern"`
+}
+
+type searchOut struct {
+	Matches   []files.Match `json:"matches"`
+	Truncated bool          `json:"truncated"`
+}
+
+func (s *Server) fileSearchText(c *call, in searchIn) (searchOut, error) {
+	name, err := c.sp.Resolve(in.ID)
+	if err != nil {
+		return searchOut{}, err
+	}
+	re, err := regexp.Compile(in.Pattern)
+	if err != nil {
+		return searchOut{}, files.E("file_search_text", files.KindInvalid, in.Pattern, "the pattern is not valid RE2 (no lookaround or backreferences): "+err.Error(), nil)
+	}
+	m, truncated, err := c.sp.Search(name, re)
+	if err != nil {
+		return searchOut{}, err
+	}
+	if m == nil {
+		m = []files.Match{}
+	}
+	return searchOut{Matches: m, Truncated: truncated}, nil
+}
