@@ -26,8 +26,11 @@ var rules = map[string]struct {
 	"files":        {mayImport: []string{"internal/bytesize"}, mustNot: []string{"net/http", "database/sql", "github.com/dop251/goja", "modernc.org/sqlite"}},
 	// esbuild's API package links net/http for its dev server; the runtime
 	// itself speaks no HTTP.
-	"runtime":       {mayImport: []string{"files", "content", "prompts", "internal/bytesize"}, ownNot: []string{"net/http"}},
-	"routes":        {mayImport: []string{"files", "content", "runtime", "prompts", "internal/bytesize"}},
+	"runtime": {mayImport: []string{"files", "content", "prompts", "internal/bytesize"}, ownNot: []string{"net/http"}},
+	"routes":  {mayImport: []string{"files", "content", "runtime", "prompts", "internal/bytesize"}},
+	// routes and routes/mcp are two doors over the same packages: neither
+	// imports the other.
+	"routes/mcp":    {mayImport: []string{"files", "content", "runtime", "prompts", "internal/bytesize"}, mustNot: []string{"modernc.org/sqlite"}},
 	"cmd/convfiles": {mayImport: []string{""}},
 }
 

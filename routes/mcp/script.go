@@ -42,6 +42,16 @@ func (s *Server) addScriptTool() error {
 	schema.Properties["language"].Enum = []any{"js", "ts", "javascript", "typescript"}
 	schema.Properties["timeout"].Minimum = jsonschema.Ptr(0.001)
 	schema.Properties["timeout"].Maximum = jsonschema.Ptr(MaxScriptTimeout.Seconds())
+	// The result is any JSON value. Derived from "any", its schema would be
+	// the boolean schema true, which clients that expect an object (the
+	// TypeScript SDK) refuse; listing the types says the same.
+	out, err := jsonschema.For[scriptOut](nil)
+	if err != nil {
+		return err
+	}
+	out.Properties["result"] = &jsonschema.Schema{Types: []string{"null", "boolean", "number", "string", "array", "object"},
+		Description: "the script's return value or last expression, as JSON"}
+	tool.OutputSchema = out
 	sdk.AddTool(s.sdk, tool, func(ctx context.Context, req *sdk.CallToolRequest, in scriptIn) (*sdk.CallToolResult, scriptOut, error) {
 		out, failed, err := s.executeScript(ctx, req, in)
 		if err != nil {

@@ -9,8 +9,8 @@ import (
 type readTextIn struct {
 	Scope
 	ID        string `json:"id"`
-	StartLine *int   `json:"start_line,omitempty"`
-	EndLine   *int   `json:"end_line,omitempty"`
+	StartLine int    `json:"start_line,omitempty"` // 0: from line 1
+	EndLine   int    `json:"end_line,omitempty"`   // 0: to the end
 }
 
 type readTextOut struct {
@@ -23,17 +23,14 @@ func (s *Server) fileReadText(c *call, in readTextIn) (readTextOut, error) {
 	if err != nil {
 		return readTextOut{}, err
 	}
-	start, end := 1, 0
-	if in.StartLine != nil {
-		start = *in.StartLine
+	start := in.StartLine
+	if start == 0 {
+		start = 1
 	}
-	if in.EndLine != nil {
-		end = *in.EndLine
-		if end < 1 {
-			return readTextOut{}, files.E("file_read_text", files.KindInvalid, name, "end_line must be 1 or more; omit it to read to the end", nil)
-		}
+	if start < 0 || in.EndLine < 0 {
+		return readTextOut{}, files.E("file_read_text", files.KindInvalid, name, "start_line and end_line are line numbers from 1; omit them to read the whole file", nil)
 	}
-	r, err := c.sp.ReadLines(name, start, end)
+	r, err := c.sp.ReadLines(name, start, in.EndLine)
 	if err != nil {
 		return readTextOut{}, err
 	}
