@@ -32,9 +32,15 @@ func link(conv, name string) string { return "http://127.0.0.1:8080/files/" + co
 
 func newEnv(t *testing.T, conversation string) *env {
 	t.Helper()
-	e := &env{t: t, dir: filepath.Join(t.TempDir(), "files"), updates: make(chan string, 64), changed: make(chan struct{}, 64)}
-	bus := files.NewBus()
-	e.store, _ = storetest.Open(t, e.dir, files.Options{Bus: bus})
+	dir := filepath.Join(t.TempDir(), "files")
+	store, _ := storetest.Open(t, dir, files.Options{Bus: files.NewBus()})
+	return newEnvOn(t, store, dir, conversation)
+}
+
+// newEnvOn serves store (over the folder dir) to a connected client.
+func newEnvOn(t *testing.T, store *files.Store, dir, conversation string) *env {
+	t.Helper()
+	e := &env{t: t, dir: dir, store: store, updates: make(chan string, 1024), changed: make(chan struct{}, 64)}
 	runner := runtime.New(runtime.Config{Link: link})
 	t.Cleanup(runner.Wait)
 	var err error
@@ -127,5 +133,42 @@ func (e *env) waitUpdate(uri string) {
 		case <-deadline:
 			e.t.Fatalf("no resources/updated for %s", uri)
 		}
+	}
+}
+
+// listAll lists every resource, page by page.
+func (e *env) listAll() map[string]bool {
+	e.t.Helper()
+	out := map[string]bool{}
+	cursor := ""
+	for range 100 {
+		res, err := e.client.ListResources(context.Background(), &sdk.ListResourcesParams{Cursor: cursor})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		for _, r := range res.Resources {
+			out[r.URI] = true
+		}
+		if cursor = res.NextCursor; cursor == "" {
+			return out
+		}
+	}
+	e.t.Fatal("more than 100 pages of resources")
+	return nil
+}
+
+// waitList waits until the resource list satisfies ok.
+func (e *env) waitList(what string, ok func(map[string]bool) bool) {
+	e.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		l := e.listAll()
+		if ok(l) {
+			return
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("after %s the resource list is wrong (%d entries)", what, len(l))
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

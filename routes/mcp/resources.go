@@ -231,6 +231,24 @@ func (r *resources) target(uri string) (conv, name string, err error) {
 	return conv, name, nil
 }
 
+// checkURIs is receiving middleware that vets the URI of resources/read
+// before the SDK looks it up. The SDK answers a URI it cannot match with
+// an error whose data is the URI quoted by Go's %q, which is not JSON for
+// control characters: the answer cannot be encoded and the session ends.
+// A hostile URI must cost its sender an error, not the connection.
+func (r *resources) checkURIs(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if method == "resources/read" {
+			if rr, ok := req.(*sdk.ReadResourceRequest); ok && rr.Params != nil {
+				if _, _, err := r.target(rr.Params.URI); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
 func invalidParams(msg string) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 }
