@@ -34,11 +34,16 @@ func newEnv(t *testing.T, conversation string) *env {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "files")
 	store, _ := storetest.Open(t, dir, files.Options{Bus: files.NewBus()})
-	return newEnvOn(t, store, dir, conversation)
+	return newEnvOn(t, store, dir, conversation, "")
 }
 
-// newEnvOn serves store (over the folder dir) to a connected client.
-func newEnvOn(t *testing.T, store *files.Store, dir, conversation string) *env {
+// legacyProtocol is the protocol version deployed clients speak (the
+// TypeScript SDK's newest); tests use it unless they name another.
+const legacyProtocol = "2025-11-25"
+
+// newEnvOn serves store (over the folder dir) to a client connected with
+// protocol version proto ("" for legacyProtocol).
+func newEnvOn(t *testing.T, store *files.Store, dir, conversation, proto string) *env {
 	t.Helper()
 	e := &env{t: t, dir: dir, store: store, updates: make(chan string, 1024), changed: make(chan struct{}, 64)}
 	runner := runtime.New(runtime.Config{Link: link})
@@ -65,7 +70,10 @@ func newEnvOn(t *testing.T, store *files.Store, dir, conversation string) *env {
 			}
 		},
 	})
-	if e.client, err = client.Connect(ctx, ct, nil); err != nil {
+	if proto == "" {
+		proto = legacyProtocol
+	}
+	if e.client, err = client.Connect(ctx, ct, &sdk.ClientSessionOptions{ProtocolVersion: proto}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.client.Close() })

@@ -18,7 +18,7 @@ import (
 // written.
 func TestHostileNamesThroughTools(t *testing.T) {
 	fx := hostile.NewFixture(t, t.TempDir()+"/files")
-	e := newEnvOn(t, fx.OpenStore(t), fx.FilesDir, "")
+	e := newEnvOn(t, fx.OpenStore(t), fx.FilesDir, "", "")
 	args := func(kv ...any) map[string]any {
 		m := map[string]any{"conversation_id": hostile.Conversation}
 		for i := 0; i < len(kv); i += 2 {

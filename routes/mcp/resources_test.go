@@ -39,6 +39,18 @@ func TestHostileResourceURIsKeepTheSession(t *testing.T) {
 // a renamed file moves, a deleted one goes away.
 func TestResourcesFollowFiles(t *testing.T) {
 	e := newEnv(t, "")
+	resourcesFollowFiles(t, e, true)
+}
+
+// TestResourceUpdatesOnTheNewProtocol subscribes with the 2026-07-28
+// protocol, where updates flow over subscriptions/listen.
+func TestResourceUpdatesOnTheNewProtocol(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "files")
+	store, _ := storetest.Open(t, dir, files.Options{Bus: files.NewBus()})
+	resourcesFollowFiles(t, newEnvOn(t, store, dir, "", "2026-07-28"), false)
+}
+
+func resourcesFollowFiles(t *testing.T, e *env, listChanged bool) {
 	ctx := context.Background()
 	uri := "convfiles://c1/docs/a%20b.txt"
 	if err := e.client.Subscribe(ctx, &sdk.SubscribeParams{URI: uri}); err != nil {
@@ -64,6 +76,9 @@ func TestResourcesFollowFiles(t *testing.T) {
 	e.waitList("the rename", func(l map[string]bool) bool { return !l[uri] && l["convfiles://c1/c.txt"] })
 	e.ok("file_delete", map[string]any{"conversation_id": "c1", "id": "c.txt"}, nil)
 	e.waitList("the delete", func(l map[string]bool) bool { return len(l) == 0 })
+	if !listChanged {
+		return
+	}
 	select {
 	case <-e.changed:
 	default:
@@ -80,7 +95,7 @@ func TestResourcesListInPages(t *testing.T) {
 	for i := range 700 {
 		sp.WriteBytes(context.Background(), fmt.Sprintf("before/%04d.txt", i), []byte("x"), files.WriteOptions{})
 	}
-	e := newEnvOn(t, store, dir, "")
+	e := newEnvOn(t, store, dir, "", "")
 	for i := range 600 {
 		sp.WriteBytes(context.Background(), fmt.Sprintf("after/%04d.txt", i), []byte("x"), files.WriteOptions{})
 	}

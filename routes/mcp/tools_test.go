@@ -1,8 +1,16 @@
 package mcp_test
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"convfiles/files"
+	"convfiles/internal/storetest"
+	"convfiles/prompts"
 )
 
 func TestToolsRoundTrip(t *testing.T) {
@@ -40,4 +48,159 @@ func TestToolsRoundTrip(t *testing.T) {
 	t.Log(msg)
 	msg = e.refused("file_replace_lines", args("id", "x"))
 	t.Log(msg)
+}
+
+func TestEditingToolsKeepVersions(t *testing.T) {
+	e := newEnv(t, "conv-a")
+	var made struct{ ID string }
+	e.ok("file_create", map[string]any{"name": "list.md", "content": "b\nd"}, &made)
+	msg := e.refused("file_create", map[string]any{"name": "list.md"})
+	if !strings.Contains(msg, "file_write_text") {
+		t.Errorf("creating a taken name: %s", msg)
+	}
+	var lines struct {
+		TotalLines int `json:"total_lines"`
+	}
+	e.ok("file_insert_lines", map[string]any{"id": made.ID, "after_line": 0, "content": "a"}, &lines)
+	e.ok("file_insert_lines", map[string]any{"id": made.ID, "after_line": 2, "content": "c"}, &lines)
+	if lines.TotalLines != 4 {
+		t.Fatalf("after two inserts: %d lines", lines.TotalLines)
+	}
+	var found struct {
+		Matches []struct {
+			Line    int
+			Content string
+		}
+	}
+	e.ok("file_search_text", map[string]any{"id": "list.md", "pattern": "^[bc]$"}, &found)
+	if len(found.Matches) != 2 || found.Matches[0].Line != 2 || found.Matches[1].Content != "c" {
+		t.Fatalf("search found %+v", found)
+	}
+	e.refused("file_search_text", map[string]any{"id": "list.md", "pattern": "(?<=a)b"})
+	var copied, renamed struct{ ID, Name string }
+	e.ok("file_copy", map[string]any{"id": made.ID, "new_name": "copy.md"}, &copied)
+	if copied.ID == made.ID || copied.Name != "copy.md" {
+		t.Fatalf("copy answered %+v", copied)
+	}
+	e.refused("file_copy", map[string]any{"id": made.ID, "new_name": "copy.md"})
+	e.refused("file_rename", map[string]any{"id": made.ID, "new_name": "copy.md"})
+	e.ok("file_rename", map[string]any{"id": made.ID, "new_name": "final.md"}, &renamed)
+	if renamed.ID != made.ID {
+		t.Fatalf("a rename changed the ID: %+v", renamed)
+	}
+	var deleted struct{ Deleted bool }
+	e.ok("file_delete", map[string]any{"id": made.ID}, &deleted)
+	if !deleted.Deleted {
+		t.Fatal("file_delete did not say deleted")
+	}
+	var versions struct {
+		Versions []struct {
+			Version int
+			Reason  string
+		}
+	}
+	e.ok("file_versions", map[string]any{"id": made.ID}, &versions)
+	if len(versions.Versions) < 3 || versions.Versions[0].Reason != "delete" {
+		t.Fatalf("versions after two inserts and a delete: %+v", versions)
+	}
+	var restored struct{ Name string }
+	e.ok("file_restore", map[string]any{"id": made.ID, "version": versions.Versions[0].Version}, &restored)
+	var read struct{ Content string }
+	e.ok("file_read_text", map[string]any{"id": made.ID}, &read)
+	if restored.Name != "final.md" || read.Content != "a\nb\nc\nd" {
+		t.Fatalf("restored %q holding %q", restored.Name, read.Content)
+	}
+	e.refused("file_restore", map[string]any{"id": made.ID, "version": 0})
+	e.refused("file_restore", map[string]any{"id": made.ID, "version": 999})
+	var info struct {
+		Type, Source, SHA256 string
+		Version              int
+	}
+	e.ok("file_info", map[string]any{"id": copied.ID}, &info)
+	if info.Type != "text" || info.Source != "derived" || len(info.SHA256) != 64 {
+		t.Fatalf("file_info of the copy: %+v", info)
+	}
+}
+
+func TestScopedServerRefusesOtherConversations(t *testing.T) {
+	e := newEnv(t, "mine")
+	e.ok("file_write_text", map[string]any{"id": "a.txt", "content": "x"}, nil)
+	e.ok("file_list", map[string]any{"conversation_id": "mine"}, nil)
+	msg := e.refused("file_list", map[string]any{"conversation_id": "theirs"})
+	if !strings.Contains(msg, "mine") {
+		t.Errorf("refusal does not say which conversation is served: %s", msg)
+	}
+	if _, err := e.client.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: "convfiles://theirs/a.txt"}); err == nil {
+		t.Error("read a resource of another conversation")
+	}
+	if err := e.client.Subscribe(context.Background(), &sdk.SubscribeParams{URI: "convfiles://theirs/a.txt"}); err == nil {
+		t.Error("subscribed to a resource of another conversation")
+	}
+	p, err := e.client.GetPrompt(context.Background(), &sdk.GetPromptParams{Name: "convfiles"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := p.Messages[0].Content.(*sdk.TextContent).Text
+	if !strings.Contains(body, "write_file(") || !strings.Contains(body, "`a.txt`") || !strings.Contains(body, link("mine", "a.txt")) {
+		t.Errorf("the prompt does not list the conversation's files:\n%s", body[max(0, len(body)-400):])
+	}
+}
+
+func TestExecuteScript(t *testing.T) {
+	e := newEnv(t, "")
+	res := e.call("execute_script", map[string]any{"conversation_id": "s1", "code": "write_file('a.txt', 'hi'); console.log('x'); ({n: 1})"})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	out := res.StructuredContent.(map[string]any)
+	if out["result"].(map[string]any)["n"] != 1.0 || out["files_touched"].([]any)[0].(map[string]any)["url"] != link("s1", "a.txt") {
+		t.Fatalf("report %v", out)
+	}
+	res = e.call("execute_script", map[string]any{"conversation_id": "s1", "code": "write_file('b.txt', 'x'); while (true) {}", "timeout": 0.2})
+	if !res.IsError || !strings.Contains(text(res), "TimeoutError") || !strings.Contains(text(res), "b.txt") {
+		t.Fatalf("a runaway script: %s", text(res))
+	}
+	for _, bad := range []map[string]any{
+		{"conversation_id": "s1", "code": "1", "language": "lua"},
+		{"conversation_id": "s1", "code": "1", "timeout": 0},
+		{"conversation_id": "s1", "code": "1", "timeout": 301},
+		{"conversation_id": "s1"},
+		{"conversation_id": "s1", "code": "1", "extra": true},
+	} {
+		if msg := e.refused("execute_script", bad); !strings.Contains(msg, "execute_script") {
+			t.Errorf("%v: refusal %q does not name the tool", bad, msg)
+		}
+	}
+}
+
+func TestLimitsAndDownloadsAreToolErrors(t *testing.T) {
+	dir := t.TempDir()
+	store, _ := storetest.Open(t, dir, files.Options{Limits: files.Limits{MaxFileBytes: 100}})
+	e := newEnvOn(t, store, dir, "lim", "")
+	msg := e.refused("file_write_text", map[string]any{"id": "big.txt", "content": strings.Repeat("x", 101)})
+	if !strings.Contains(msg, "100") {
+		t.Errorf("a file over the limit: %s", msg)
+	}
+	msg = e.refused("file_download", map[string]any{"url": "http://127.0.0.1/x"})
+	if !strings.Contains(msg, "not enabled") {
+		t.Errorf("a download without a downloader: %s", msg)
+	}
+}
+
+func TestEveryToolIsDescribed(t *testing.T) {
+	e := newEnv(t, "")
+	res, err := e.client.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tool := range res.Tools {
+		got = append(got, tool.Name)
+	}
+	want := prompts.ToolNames()
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("tools %v, prompts/tools.md describes %v", got, want)
+	}
 }
