@@ -41,14 +41,14 @@ type Config struct {
 // Server is convfiles' MCP server: one set of tools, resources and the
 // prompt, served over any number of stdio or HTTP sessions.
 type Server struct {
-	cfg   Config
-	log   *slog.Logger
-	sdk   *sdk.Server
-	res   *resources
+	cfg Config
+	log *slog.Logger
+	sdk *sdk.Server
+	res *resources
 	// schemas are the input schemas of the tools, by name.
 	schemas map[string]*jsonschema.Schema
-	stop  context.CancelFunc
-	done  sync.WaitGroup
+	stop    context.CancelFunc
+	done    sync.WaitGroup
 }
 
 // New builds the Server and starts following the store's events, which
