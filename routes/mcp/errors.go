@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"convfiles/files"
 )
 
@@ -32,29 +30,6 @@ func toolError(tool string, err error) error {
 		msg = "the server failed to do this; try again, and tell the user if it keeps failing"
 	}
 	return fmt.Errorf("%s: %s", tool, msg)
-}
-
-// explainArguments is receiving middleware: when the SDK refuses a tool's
-// arguments against its schema, the answer also lists the parameters the
-// tool takes, so the model can correct its call in one step.
-func (s *Server) explainArguments(next sdk.MethodHandler) sdk.MethodHandler {
-	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
-		res, err := next(ctx, method, req)
-		if method != "tools/call" || err != nil {
-			return res, err
-		}
-		r, ok := res.(*sdk.CallToolResult)
-		if !ok || !r.IsError || len(r.Content) == 0 {
-			return res, err
-		}
-		text, ok := r.Content[0].(*sdk.TextContent)
-		if !ok || !strings.HasPrefix(text.Text, `validating "arguments"`) {
-			return res, err
-		}
-		name := req.(*sdk.CallToolRequest).Params.Name
-		text.Text = name + ": the arguments do not fit the tool (" + strings.TrimPrefix(text.Text, `validating "arguments": `) + "). " + s.usage(name)
-		return res, err
-	}
 }
 
 // usage lists a tool's parameters, required ones first.

@@ -19,7 +19,7 @@ import (
 // env is an MCP server over a real indexed Store, with a client connected
 // through the SDK's in-memory transport.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	dir     string
 	store   *files.Store
 	server  *mcp.Server
@@ -30,7 +30,7 @@ type env struct {
 
 func link(conv, name string) string { return "http://127.0.0.1:8080/files/" + conv + "/" + name }
 
-func newEnv(t *testing.T, conversation string) *env {
+func newEnv(t testing.TB, conversation string) *env {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "files")
 	store, _ := storetest.Open(t, dir, files.Options{Bus: files.NewBus()})
@@ -43,7 +43,7 @@ const legacyProtocol = "2025-11-25"
 
 // newEnvOn serves store (over the folder dir) to a client connected with
 // protocol version proto ("" for legacyProtocol).
-func newEnvOn(t *testing.T, store *files.Store, dir, conversation, proto string) *env {
+func newEnvOn(t testing.TB, store *files.Store, dir, conversation, proto string) *env {
 	t.Helper()
 	e := &env{t: t, dir: dir, store: store, updates: make(chan string, 1024), changed: make(chan struct{}, 64)}
 	runner := runtime.New(runtime.Config{Link: link})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -79,9 +80,10 @@ func resourcesFollowFiles(t *testing.T, e *env, listChanged bool) {
 	if !listChanged {
 		return
 	}
+	// The SDK sends list_changed once changes pause for 10 ms.
 	select {
 	case <-e.changed:
-	default:
+	case <-time.After(5 * time.Second):
 		t.Error("no notifications/resources/list_changed arrived")
 	}
 }

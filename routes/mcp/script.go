@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"context"
 	"encoding/json"
 	"time"
 
@@ -32,16 +31,18 @@ type scriptOut struct {
 	Error        *runtime.ScriptError `json:"error,omitempty"`
 }
 
+// narrowInputs adds to a tool's derived input schema what Go types cannot
+// say: allowed values and ranges.
+var narrowInputs = map[string]func(*jsonschema.Schema){
+	"execute_script": func(schema *jsonschema.Schema) {
+		schema.Properties["language"].Enum = []any{"js", "ts", "javascript", "typescript"}
+		schema.Properties["timeout"].Minimum = jsonschema.Ptr(0.001)
+		schema.Properties["timeout"].Maximum = jsonschema.Ptr(MaxScriptTimeout.Seconds())
+	},
+}
+
 func (s *Server) addScriptTool() error {
 	const name = "execute_script"
-	tool, err := describe[scriptIn](s, name, hints{destructive: true})
-	if err != nil {
-		return err
-	}
-	schema := tool.InputSchema.(*jsonschema.Schema)
-	schema.Properties["language"].Enum = []any{"js", "ts", "javascript", "typescript"}
-	schema.Properties["timeout"].Minimum = jsonschema.Ptr(0.001)
-	schema.Properties["timeout"].Maximum = jsonschema.Ptr(MaxScriptTimeout.Seconds())
 	// The result is any JSON value. Derived from "any", its schema would be
 	// the boolean schema true, which clients that expect an object (the
 	// TypeScript SDK) refuse; listing the types says the same.
@@ -51,48 +52,32 @@ func (s *Server) addScriptTool() error {
 	}
 	out.Properties["result"] = &jsonschema.Schema{Types: []string{"null", "boolean", "number", "string", "array", "object"},
 		Description: "the script's return value or last expression, as JSON"}
-	tool.OutputSchema = out
-	sdk.AddTool(s.sdk, tool, func(ctx context.Context, req *sdk.CallToolRequest, in scriptIn) (*sdk.CallToolResult, scriptOut, error) {
-		out, failed, err := s.executeScript(ctx, req, in)
-		if err != nil {
-			return nil, scriptOut{}, toolError(name, err)
-		}
-		if failed == nil {
-			return nil, out, nil
-		}
-		// The model must see why the script failed before anything else,
-		// then what it logged and wrote before it did.
-		report, _ := json.Marshal(out)
-		return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: failed.Error() + "\n" + string(report)}}}, out, nil
-	})
-	return nil
+	return addTool(s, name, hints{destructive: true}, out, s.executeScript)
 }
 
-func (s *Server) executeScript(ctx context.Context, req *sdk.CallToolRequest, in scriptIn) (scriptOut, *runtime.ScriptError, error) {
+// executeScript runs the script. A script that fails is a tool error whose
+// text starts with why, followed by the report: what it logged and wrote
+// before it failed.
+func (s *Server) executeScript(c *call, in scriptIn) (*sdk.CallToolResult, error) {
 	lang, err := runtime.ParseLanguage(in.Language)
 	if err != nil {
-		return scriptOut{}, nil, files.E("execute_script", files.KindInvalid, in.Language, "language must be js (JavaScript) or ts (TypeScript)", nil)
+		return nil, files.E("execute_script", files.KindInvalid, in.Language, "language must be js (JavaScript) or ts (TypeScript)", nil)
 	}
 	var timeout time.Duration
 	if in.Timeout != nil {
 		timeout = time.Duration(*in.Timeout * float64(time.Second))
 		if timeout < time.Millisecond || timeout > MaxScriptTimeout {
-			return scriptOut{}, nil, files.E("execute_script", files.KindInvalid, "", "timeout must be a number of seconds from 0.001 to 300", nil)
+			return nil, files.E("execute_script", files.KindInvalid, "", "timeout must be a number of seconds from 0.001 to 300", nil)
 		}
 	}
-	c, release, err := s.open(ctx, req, in.conversation())
-	if err != nil {
-		return scriptOut{}, nil, err
-	}
-	defer release()
 	filename := "script.js"
 	if lang == runtime.TypeScript {
 		filename = "script.ts"
 	}
-	rep, runErr := s.cfg.Runner.Run(ctx, runtime.Request{Source: in.Code, Filename: filename, Language: lang,
+	rep, runErr := s.cfg.Runner.Run(c.ctx, runtime.Request{Source: in.Code, Filename: filename, Language: lang,
 		Space: c.sp, Timeout: timeout, Session: c.session})
 	if rep == nil {
-		return scriptOut{}, nil, runErr
+		return nil, runErr
 	}
 	out := scriptOut{Logs: rep.Logs, FilesTouched: rep.FilesTouched, Error: rep.Error}
 	if out.Logs == nil {
@@ -103,8 +88,15 @@ func (s *Server) executeScript(ctx context.Context, req *sdk.CallToolRequest, in
 	}
 	if len(rep.Result) > 0 {
 		if err := json.Unmarshal(rep.Result, &out.Result); err != nil {
-			return scriptOut{}, nil, err
+			return nil, err
 		}
 	}
-	return out, rep.Error, nil
+	res, err := structured(out)
+	if err != nil || rep.Error == nil {
+		return res, err
+	}
+	res.IsError = true
+	text := res.Content[0].(*sdk.TextContent)
+	text.Text = rep.Error.Error() + "\n" + text.Text
+	return res, nil
 }

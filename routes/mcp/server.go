@@ -82,7 +82,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.registerPrompt()
-	s.sdk.AddReceivingMiddleware(s.explainArguments, s.res.checkURIs)
+	s.sdk.AddReceivingMiddleware(s.res.checkURIs)
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
 	if err := s.res.load(ctx); err != nil {

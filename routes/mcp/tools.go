@@ -1,11 +1,5 @@
 package mcp
 
-import (
-	"context"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-)
-
 // registerTools adds every tool. The file tools mirror seed 004's
 // meta-tools and the files.* helpers of scripts; execute_script is seed
 // 001's script tool.
@@ -44,22 +38,5 @@ func (s *Server) registerTools() error {
 // addMediaTool registers file_read_media, whose answer is content (an
 // image or an embedded resource) rather than JSON.
 func (s *Server) addMediaTool() error {
-	const name = "file_read_media"
-	tool, err := describe[idIn](s, name, hints{readOnly: true})
-	if err != nil {
-		return err
-	}
-	sdk.AddTool(s.sdk, tool, func(ctx context.Context, req *sdk.CallToolRequest, in idIn) (*sdk.CallToolResult, any, error) {
-		c, release, err := s.open(ctx, req, in.conversation())
-		if err != nil {
-			return nil, nil, toolError(name, err)
-		}
-		defer release()
-		res, err := s.fileReadMedia(c, in)
-		if err != nil {
-			return nil, nil, toolError(name, err)
-		}
-		return res, nil, nil
-	})
-	return nil
+	return addTool(s, "file_read_media", hints{readOnly: true}, nil, s.fileReadMedia)
 }

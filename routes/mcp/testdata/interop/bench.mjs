@@ -1,0 +1,69 @@
+// Measures MCP tool calls per second over stdio, with the official
+// TypeScript SDK client, for convfiles and for the official MCP filesystem
+// server, in the same run: 1 KiB writes, then reads of the same files.
+//
+//   node bench.mjs <convfiles-binary> [calls] [rounds]
+//
+// Calls are sequential, one in flight, as an LLM client makes them. Prints
+// one JSON line per server and operation with the median of the rounds.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const [bin, callsArg = "2000", roundsArg = "5"] = process.argv.slice(2);
+const calls = Number(callsArg), rounds = Number(roundsArg);
+const content = "x".repeat(1023) + "\n"; // 1 KiB
+const names = 100;
+
+async function connect(command, args, env) {
+  const client = new Client({ name: "convfiles-bench", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command, args, env: { ...process.env, ...env }, stderr: "ignore" }));
+  return client;
+}
+
+async function timed(n, fn) {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) {
+    const res = await fn(i);
+    if (res.isError) throw new Error(JSON.stringify(res.content));
+  }
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function measure(label, client, write, read) {
+  await timed(200, write); // warm up: every name exists, caches are hot
+  await timed(200, read);
+  const w = [], r = [];
+  for (let k = 0; k < rounds; k++) {
+    w.push(calls / (await timed(calls, write)));
+    r.push(calls / (await timed(calls, read)));
+  }
+  for (const [op, xs] of [["write 1 KiB", w], ["read 1 KiB", r]]) {
+    console.log(JSON.stringify({ server: label, op, calls_per_s: Math.round(median(xs)), rounds: xs.map(Math.round) }));
+  }
+  await client.close();
+}
+
+const work = mkdtempSync(join(tmpdir(), "convfiles-mcp-bench-"));
+try {
+  const cf = await connect(bin, ["mcp", "--conversation", "bench"],
+    { XDG_DATA_HOME: join(work, "data"), XDG_CONFIG_HOME: join(work, "config") });
+  await measure("convfiles", cf,
+    (i) => cf.callTool({ name: "file_write_text", arguments: { id: `f${i % names}.txt`, content } }),
+    (i) => cf.callTool({ name: "file_read_text", arguments: { id: `f${i % names}.txt` } }));
+
+  const root = join(work, "fs");
+  (await import("node:fs")).mkdirSync(root);
+  const server = fileURLToPath(new URL("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));
+  const fs = await connect(process.execPath, [server, root], {});
+  await measure("server-filesystem", fs,
+    (i) => fs.callTool({ name: "write_file", arguments: { path: join(root, `f${i % names}.txt`), content } }),
+    (i) => fs.callTool({ name: "read_text_file", arguments: { path: join(root, `f${i % names}.txt`) } }));
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
