@@ -8,6 +8,7 @@ import (
 
 	"convfiles/files"
 	"convfiles/prompts"
+	"convfiles/routes"
 )
 
 // openStore opens the configured store, with its index, for a management
@@ -148,9 +149,33 @@ func cmdRm(e *env, args []string) error {
 
 func cmdPrompt(e *env, args []string) error {
 	f := newFlags(e, "prompt", "")
-	if _, err := f.parse(args); err != nil {
+	conv := f.String("conversation", "", "list this conversation's files after the prompt")
+	cfg, err := f.parse(args)
+	if err != nil {
 		return err
 	}
-	_, err := io.WriteString(e.stdout, prompts.System())
+	if *conv == "" {
+		_, err := io.WriteString(e.stdout, prompts.System())
+		return err
+	}
+	if err := files.ValidateConversationID(*conv); err != nil {
+		return usagef("--conversation: %v", files.MessageOf(err))
+	}
+	store, closeStore, err := openIndexedStore(cfg, e.logger, nil)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	const shown = 200
+	recs, total, err := store.Index().List(*conv, files.ListQuery{Limit: shown})
+	if err != nil {
+		return err
+	}
+	links := routes.Links{Base: cfg.publicURL()}
+	list := make([]prompts.File, len(recs))
+	for i, r := range recs {
+		list[i] = prompts.File{ID: r.ID, Name: r.Name, Size: r.Size, MIME: r.MIME, URL: links.URL(*conv, r.Name)}
+	}
+	_, err = io.WriteString(e.stdout, prompts.ForConversation(*conv, list, total))
 	return err
 }

@@ -175,6 +175,7 @@ func runCurl(t *testing.T, base, line string) []byte {
 	method, target, stream := "GET", "", false
 	var body io.Reader
 	var form []string
+	var headers [][2]string
 	ctype := "application/json"
 	for i := 1; i < len(args); i++ {
 		switch args[i] {
@@ -186,6 +187,9 @@ func runCurl(t *testing.T, base, line string) []byte {
 			body = strings.NewReader(args[i])
 		case "-H":
 			i++
+			if k, v, ok := strings.Cut(args[i], ": "); ok {
+				headers = append(headers, [2]string{k, v})
+			}
 		case "-F":
 			i++
 			method = "POST"
@@ -204,6 +208,9 @@ func runCurl(t *testing.T, base, line string) []byte {
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, method, target, body)
 	req.Header.Set("Content-Type", ctype)
+	for _, h := range headers {
+		req.Header.Set(h[0], h[1])
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -218,7 +225,10 @@ func runCurl(t *testing.T, base, line string) []byte {
 	}
 	out, _ := io.ReadAll(resp.Body)
 	ok := resp.StatusCode/100 == 2
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+	switch {
+	case strings.HasSuffix(target, "/mcp"): // a JSON-RPC answer, as an event stream
+		ok = ok && strings.Contains(string(out), `"serverInfo":{"name":"convfiles"`)
+	case strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json"):
 		ok = ok && strings.Contains(string(out), `"success":true`)
 	}
 	if !ok {
