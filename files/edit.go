@@ -171,8 +171,8 @@ func (sp *Space) ReplaceLines(ctx context.Context, name string, start, end int, 
 		return 0, err
 	}
 	defer w.Abort()
-	r := bufio.NewReaderSize(f, 64<<10)
-	bw := bufio.NewWriterSize(w, 64<<10)
+	r := lineReader(f, info.Size)
+	bw := bufio.NewWriterSize(w, int(min(max(info.Size+int64(len(text))+1, 512), 64<<10)))
 	line, inserted := 1, false
 	insert := func() {
 		if !inserted && text != "" {

@@ -146,7 +146,7 @@ func (sp *Space) ReadLines(name string, start, end int) (LineRange, error) {
 	}
 	cp := (start - 1) / lineStride
 	line := cp*lineStride + 1
-	r := bufio.NewReaderSize(io.NewSectionReader(f, ix.offsets[cp], info.Size-ix.offsets[cp]), 64<<10)
+	r := lineReader(io.NewSectionReader(f, ix.offsets[cp], info.Size-ix.offsets[cp]), info.Size-ix.offsets[cp])
 	var b bytes.Buffer
 	for ; line <= end; line++ {
 		text, err := r.ReadSlice('\n')
@@ -179,4 +179,11 @@ func (sp *Space) LineCount(name string) (int, error) {
 		return 0, err
 	}
 	return ix.lines, nil
+}
+
+// lineReader buffers the n bytes r holds for reading line by line: 64 KiB
+// for a large file, no more than the file for a small one, which is the
+// common case of a tool call and should not allocate 64 KiB each time.
+func lineReader(r io.Reader, n int64) *bufio.Reader {
+	return bufio.NewReaderSize(r, int(min(max(n+1, 512), 64<<10)))
 }

@@ -1,12 +1,16 @@
 package mcp_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"convfiles/routes/mcp"
 )
 
 // BenchmarkToolCall measures one tool call through the SDK's in-memory
@@ -37,5 +41,32 @@ func BenchmarkToolCall(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkStdioRead is the server's whole share of a 1 KiB file_read_text
+// over the stdio transport: raw request lines in, answer lines out, no
+// client library.
+func BenchmarkStdioRead(b *testing.B) {
+	e := newEnv(b, "bench")
+	e.ok("file_write_text", map[string]any{"id": "f.txt", "content": strings.Repeat("x", 1023) + "\n"}, nil)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go e.server.Run(ctx, &mcp.StdioTransport{Reader: inR, Writer: outW})
+	out := bufio.NewReader(outR)
+	roundTrip := func(line string) {
+		io.WriteString(inW, line+"\n")
+		if _, err := out.ReadString('\n'); err != nil {
+			b.Fatal(err)
+		}
+	}
+	roundTrip(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`)
+	io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"file_read_text","arguments":{"id":"f.txt"}}}`, i+1))
 	}
 }

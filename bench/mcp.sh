@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# MCP tool calls per second over stdio, driven by the official TypeScript
+# SDK client, for convfiles and for the official MCP filesystem server in
+# the same run: 1 KiB writes, then reads of the same files.
+# Usage: bench/mcp.sh [calls] [rounds]   (default 2000 calls, 5 rounds)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+interop=routes/mcp/testdata/interop
+[ -d "$interop/node_modules" ] || (cd "$interop" && npm ci --no-audit --no-fund --loglevel=error)
+bin="$(mktemp -d)/convfiles"
+go build -o "$bin" ./cmd/convfiles
+mkdir -p bench/out
+node "$interop/bench.mjs" "$bin" "${1:-2000}" "${2:-5}" | tee bench/out/mcp.txt
