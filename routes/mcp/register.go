@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -59,8 +60,9 @@ func addFileTool[In scoped, Out any](s *Server, name string, h hints, fn func(c 
 // addTool registers a tool: its input schema comes from In, its
 // descriptions from prompts/tools.md. Arguments are decoded and checked
 // here rather than by the SDK's typed handlers, whose JSON decoder
-// allocates 32 KiB per value: four of those per call made the garbage
-// collector the largest cost of a 1 KiB read. A failure becomes a tool
+// allocates 32 KiB per value (four of those per call made the garbage
+// collector the largest cost of a 1 KiB read) and whose reflective schema
+// validation cost more than the read itself. A failure becomes a tool
 // error that tells the model what to change.
 func addTool[In scoped](s *Server, name string, h hints, outSchema *jsonschema.Schema, fn func(c *call, in In) (*sdk.CallToolResult, error)) error {
 	tool, err := describe[In](s, name, h)
@@ -70,13 +72,9 @@ func addTool[In scoped](s *Server, name string, h hints, outSchema *jsonschema.S
 	if outSchema != nil {
 		tool.OutputSchema = outSchema
 	}
-	resolved, err := tool.InputSchema.(*jsonschema.Schema).Resolve(nil)
-	if err != nil {
-		return fmt.Errorf("mcp: input schema of %s: %w", name, err)
-	}
 	s.sdk.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		var in In
-		if err := s.decodeArgs(name, req.Params.Arguments, resolved, &in); err != nil {
+		if err := s.decodeArgs(name, req.Params.Arguments, &in); err != nil {
 			return errorResult(err), nil
 		}
 		c, release, err := s.open(ctx, req, in.conversation())
@@ -94,23 +92,53 @@ func addTool[In scoped](s *Server, name string, h hints, outSchema *jsonschema.S
 }
 
 // decodeArgs checks a call's arguments against the tool's schema and
-// decodes them into in. A mismatch says what was wrong and lists the
-// parameters the tool takes, so the model can correct its call in one step.
-func (s *Server) decodeArgs(name string, raw json.RawMessage, schema *jsonschema.Resolved, in any) error {
+// decodes them into in: an object, no parameter the tool does not take,
+// every required one present and not null, each of its type (decoding
+// into In checks that). Ranges and allowed values are checked by the
+// handlers, with messages of their own. A mismatch says what was wrong
+// and lists the parameters the tool takes, so the model can correct its
+// call in one step.
+func (s *Server) decodeArgs(name string, raw json.RawMessage, in any) error {
+	schema := s.schemas[name]
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = json.RawMessage("{}")
 	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
 		return fmt.Errorf("%s: the arguments must be a JSON object. %s", name, s.usage(name))
 	}
-	if err := schema.Validate(m); err != nil {
-		return fmt.Errorf("%s: the arguments do not fit the tool (%s). %s", name, strings.TrimPrefix(err.Error(), "validating root: "), s.usage(name))
+	for k, v := range fields {
+		if _, ok := schema.Properties[k]; !ok {
+			return fmt.Errorf("%s: it takes no parameter %q. %s", name, k, s.usage(name))
+		}
+		if string(v) == "null" {
+			delete(fields, k)
+		}
+	}
+	for _, k := range schema.Required {
+		if _, ok := fields[k]; !ok {
+			return fmt.Errorf("%s: the parameter %q is missing. %s", name, k, s.usage(name))
+		}
 	}
 	if err := json.Unmarshal(raw, in); err != nil {
-		return fmt.Errorf("%s: the arguments do not fit the tool (%v). %s", name, err, s.usage(name))
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("%s: the parameter %q must be %s, not %s. %s", name, te.Field, schemaType(schema.Properties[te.Field]), te.Value, s.usage(name))
+		}
+		return fmt.Errorf("%s: the arguments are not valid JSON (%v). %s", name, err, s.usage(name))
 	}
 	return nil
+}
+
+// schemaType names the JSON type of a property for an error message.
+func schemaType(ps *jsonschema.Schema) string {
+	if ps == nil {
+		return "of another type"
+	}
+	if ps.Type != "" {
+		return "a " + ps.Type
+	}
+	return "one of " + strings.Join(ps.Types, ", ")
 }
 
 // structured answers a JSON object as the result's structured content and
