@@ -9,6 +9,7 @@ import (
 	"convfiles/files"
 	"convfiles/prompts"
 	"convfiles/routes"
+	"convfiles/routes/mcp"
 )
 
 // openStore opens the configured store, with its index, for a management
@@ -166,16 +167,10 @@ func cmdPrompt(e *env, args []string) error {
 		return err
 	}
 	defer closeStore()
-	const shown = 200
-	recs, total, err := store.Index().List(*conv, files.ListQuery{Limit: shown})
+	text, err := mcp.ConversationPrompt(store, *conv, routes.Links{Base: cfg.publicURL()}.URL)
 	if err != nil {
 		return err
 	}
-	links := routes.Links{Base: cfg.publicURL()}
-	list := make([]prompts.File, len(recs))
-	for i, r := range recs {
-		list[i] = prompts.File{ID: r.ID, Name: r.Name, Size: r.Size, MIME: r.MIME, URL: links.URL(*conv, r.Name)}
-	}
-	_, err = io.WriteString(e.stdout, prompts.ForConversation(*conv, list, total))
+	_, err = io.WriteString(e.stdout, text)
 	return err
 }

@@ -5,6 +5,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"convfiles/content"
 	"convfiles/files"
 	"convfiles/prompts"
 )
@@ -37,24 +38,41 @@ func (s *Server) getPrompt(ctx context.Context, req *sdk.GetPromptRequest) (*sdk
 	if err != nil {
 		return nil, invalidParams(files.MessageOf(err))
 	}
-	var list []prompts.File
-	total := 0
-	if ix := s.cfg.Store.Index(); ix != nil {
-		recs, n, err := ix.List(conv, files.ListQuery{Limit: promptFiles})
-		if err != nil {
-			return nil, err
-		}
-		total = n
-		for _, rec := range recs {
-			e := s.entry(rec)
-			list = append(list, prompts.File{ID: e.ID, Name: e.Name, Size: e.Size, MIME: e.MIME, URL: e.URL})
-		}
+	text, err := ConversationPrompt(s.cfg.Store, conv, s.cfg.Link)
+	if err != nil {
+		return nil, err
 	}
 	return &sdk.GetPromptResult{
 		Description: "convfiles: the files of conversation " + conv,
 		Messages: []*sdk.PromptMessage{{
 			Role:    "user",
-			Content: &sdk.TextContent{Text: prompts.ForConversation(conv, list, total)},
+			Content: &sdk.TextContent{Text: text},
 		}},
 	}, nil
+}
+
+// ConversationPrompt is the system prompt with the first files of a
+// conversation listed, each with its link when link is set: the MCP
+// prompt, and what convfiles prompt --conversation prints.
+func ConversationPrompt(store *files.Store, conv string, link func(conversation, name string) string) (string, error) {
+	var list []prompts.File
+	total := 0
+	if ix := store.Index(); ix != nil {
+		recs, n, err := ix.List(conv, files.ListQuery{Limit: promptFiles})
+		if err != nil {
+			return "", err
+		}
+		total = n
+		for _, rec := range recs {
+			f := prompts.File{ID: rec.ID, Name: rec.Name, Size: rec.Size, MIME: rec.MIME}
+			if f.MIME == "" {
+				f.MIME = content.MIMEByExtension(rec.Name)
+			}
+			if link != nil {
+				f.URL = link(conv, rec.Name)
+			}
+			list = append(list, f)
+		}
+	}
+	return prompts.ForConversation(conv, list, total), nil
 }
