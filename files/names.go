@@ -68,6 +68,10 @@ func ValidateName(name string) (string, error) {
 	if !utf8.ValidString(name) {
 		return bad("the name is not valid UTF-8")
 	}
+	// Every rule applies to the name as it will be stored: NFC turns some
+	// characters into others (the Kelvin sign U+212A into "K"), so a check
+	// made before normalizing could pass a name that breaks a rule after.
+	name = norm.NFC.String(name)
 	for i, r := range name {
 		switch {
 		case r == 0:
@@ -84,7 +88,6 @@ func ValidateName(name string) (string, error) {
 	if len(name) >= 2 && name[1] == ':' && isLetter(name[0]) {
 		return bad("drive-letter paths are not allowed")
 	}
-	name = norm.NFC.String(name)
 	if len(name) > MaxNameBytes {
 		return bad("the name is %d bytes long", len(name))
 	}
