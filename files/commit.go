@@ -26,7 +26,7 @@ func (sp *Space) commit(r *os.Root, tmp string, rec Record, noReplace bool) (Rec
 		// one step, so two creators cannot both win.
 		if err := r.Link(tmp, name); err != nil {
 			if errors.Is(err, fs.ErrExist) {
-				return rec, -1, E("write", KindConflict, name, "already exists", nil)
+				return rec, -1, errExists("write", name)
 			}
 			return rec, -1, err
 		}

@@ -70,7 +70,15 @@ func (sp *Space) Copy(ctx context.Context, src, dst string, opts WriteOptions) (
 
 // Rename moves the file from to the name to, replacing a file there (but
 // never a folder). Missing parent folders of to are created.
-func (sp *Space) Rename(from, to string) (Info, error) {
+func (sp *Space) Rename(from, to string) (Info, error) { return sp.rename(from, to, false) }
+
+// RenameNew is Rename that refuses, with KindConflict, to replace a file
+// at to: a door where a typo must not cost a file (an LLM's tool) uses it.
+// Like a create with NoReplace, it is decided atomically on disk, even
+// against other processes.
+func (sp *Space) RenameNew(from, to string) (Info, error) { return sp.rename(from, to, true) }
+
+func (sp *Space) rename(from, to string, noReplace bool) (Info, error) {
 	const op = "rename"
 	from, err := ValidateName(from)
 	if err != nil {
@@ -96,7 +104,7 @@ func (sp *Space) Rename(from, to string) (Info, error) {
 	}
 	sp.q.mu.Lock()
 	defer sp.q.mu.Unlock()
-	info, err := sp.renameLocked(r, from, to)
+	info, err := sp.renameLocked(r, from, to, noReplace)
 	if err != nil {
 		return Info{}, err
 	}
@@ -106,8 +114,9 @@ func (sp *Space) Rename(from, to string) (Info, error) {
 }
 
 // renameLocked renames from to to; a file it replaces is kept as a version
-// when the index knows it. The ID of from survives. Call with q.mu held.
-func (sp *Space) renameLocked(r *os.Root, from, to string) (Info, error) {
+// when the index knows it, or with noReplace the rename is refused. The ID
+// of from survives. Call with q.mu held.
+func (sp *Space) renameLocked(r *os.Root, from, to string, noReplace bool) (Info, error) {
 	const op = "rename"
 	fi, err := r.Lstat(from)
 	if err != nil {
@@ -120,6 +129,8 @@ func (sp *Space) renameLocked(r *os.Root, from, to string) (Info, error) {
 	switch old, err := r.Lstat(to); {
 	case err == nil && old.IsDir():
 		return Info{}, E(op, KindConflict, to, "is a folder; choose another name", nil)
+	case err == nil && noReplace && from != to:
+		return Info{}, errExists(op, to)
 	case err == nil && old.Mode().IsRegular():
 		replaced = old.Size()
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
@@ -132,7 +143,20 @@ func (sp *Space) renameLocked(r *os.Root, from, to string) (Info, error) {
 			c.Kept = sp.versionOf(dst, "overwrite")
 		}
 	}
-	if err := r.Rename(from, to); err != nil {
+	if noReplace && from != to {
+		// As a create does: link(2) fails if the name exists, so no other
+		// process can slip a file in between the check and the move.
+		if err := r.Link(from, to); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				return Info{}, errExists(op, to)
+			}
+			return Info{}, classify(op, from, err)
+		}
+		if err := r.Remove(from); err != nil {
+			r.Remove(to)
+			return Info{}, classify(op, from, err)
+		}
+	} else if err := r.Rename(from, to); err != nil {
 		if c.Kept != nil {
 			r.Remove(versionPath(c.Kept.FileID, c.Kept.Version))
 		}
@@ -172,7 +196,7 @@ func (sp *Space) ReplaceLines(ctx context.Context, name string, start, end int, 
 	}
 	defer w.Abort()
 	r := lineReader(f, info.Size)
-	bw := bufio.NewWriterSize(w, int(min(max(info.Size+int64(len(text))+1, 512), 64<<10)))
+	bw := bufio.NewWriterSize(w, bufferFor(info.Size+int64(len(text))))
 	line, inserted := 1, false
 	insert := func() {
 		if !inserted && text != "" {

@@ -128,3 +128,27 @@ func TestSearchStopsAtMaxMatches(t *testing.T) {
 		t.Fatalf("%d matches, truncated %v, %v", len(m), truncated, err)
 	}
 }
+
+// TestRenameNewNeverReplaces: RenameNew refuses a taken name and leaves
+// both files as they were; a free name it renames to like Rename.
+func TestRenameNewNeverReplaces(t *testing.T) {
+	s, _ := newStore(t, Limits{})
+	sp := space(t, s, "rn")
+	ctx := context.Background()
+	sp.WriteBytes(ctx, "a.txt", []byte("a"), WriteOptions{})
+	sp.WriteBytes(ctx, "b.txt", []byte("b"), WriteOptions{})
+	if _, err := sp.RenameNew("a.txt", "b.txt"); KindOf(err) != KindConflict {
+		t.Fatalf("renaming onto a taken name: %v, want a conflict", err)
+	}
+	for name, want := range map[string]string{"a.txt": "a", "b.txt": "b"} {
+		if got, _ := sp.ReadAt(name, 0, 10); string(got) != want {
+			t.Errorf("%s holds %q after the refused rename, want %q", name, got, want)
+		}
+	}
+	if info, err := sp.RenameNew("a.txt", "c/a.txt"); err != nil || info.Name != "c/a.txt" {
+		t.Fatalf("renaming to a free name: %+v %v", info, err)
+	}
+	if _, err := sp.Stat("a.txt"); KindOf(err) != KindNotFound {
+		t.Errorf("the old name is still there: %v", err)
+	}
+}

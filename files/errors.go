@@ -3,6 +3,7 @@ package files
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 )
 
 // Kind classifies an Error so that each front door can map it to its own
@@ -102,4 +103,11 @@ func quoteName(name string) string {
 		return fmt.Sprintf("%q…", name[:max])
 	}
 	return fmt.Sprintf("%q", name)
+}
+
+// errExists is the conflict of a name that is taken where a new one was
+// needed. It wraps fs.ErrExist, so a door can tell the caller how to
+// proceed (another name, or a write that replaces) without reading text.
+func errExists(op, name string) error {
+	return E(op, KindConflict, name, "already exists", fs.ErrExist)
 }

@@ -40,10 +40,6 @@ func (s *Store) Follow(conv string, after int64) (*Follower, error) {
 	return f, nil
 }
 
-// Last is the sequence number of the last event Next returned (or the
-// starting point).
-func (f *Follower) Last() int64 { return f.last }
-
 // Next returns the next events, oldest first, waiting until there are some.
 // It returns no events and no error when idle passes first (a stream uses
 // that to keep its connection alive; idle <= 0 waits without bound), and

@@ -181,9 +181,14 @@ func (sp *Space) LineCount(name string) (int, error) {
 	return ix.lines, nil
 }
 
-// lineReader buffers the n bytes r holds for reading line by line: 64 KiB
-// for a large file, no more than the file for a small one, which is the
-// common case of a tool call and should not allocate 64 KiB each time.
+// lineReader buffers the n bytes r holds for reading line by line.
 func lineReader(r io.Reader, n int64) *bufio.Reader {
-	return bufio.NewReaderSize(r, int(min(max(n+1, 512), 64<<10)))
+	return bufio.NewReaderSize(r, bufferFor(n))
+}
+
+// bufferFor sizes a buffer for streaming n bytes: 64 KiB for a large file,
+// no more than the file for a small one, which is the common case of a
+// tool call and should not allocate 64 KiB each time.
+func bufferFor(n int64) int {
+	return int(min(max(n+1, 512), 64<<10))
 }

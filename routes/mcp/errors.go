@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -17,16 +18,13 @@ func toolError(tool string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("%s: the call was cancelled before it finished", tool)
 	}
-	kind := files.KindOf(err)
 	msg := files.MessageOf(err)
-	switch kind {
-	case files.KindNotFound:
+	switch kind := files.KindOf(err); {
+	case kind == files.KindNotFound:
 		msg += "; call file_list to see the conversation's files and their IDs"
-	case files.KindConflict:
-		if !strings.Contains(msg, "choose") {
-			msg += "; choose another name, or use file_write_text to replace the file's content"
-		}
-	case files.KindInternal:
+	case kind == files.KindConflict && errors.Is(err, fs.ErrExist):
+		msg += "; choose another name, or use file_write_text to replace the file's content"
+	case kind == files.KindInternal:
 		msg = "the server failed to do this; try again, and tell the user if it keeps failing"
 	}
 	return fmt.Errorf("%s: %s", tool, msg)

@@ -166,12 +166,9 @@ func (s *Server) fileRename(c *call, in moveIn) (idNameOut, error) {
 	if err != nil {
 		return idNameOut{}, err
 	}
-	// Space.Rename replaces a file at the new name, as a script's rename
-	// does; a model asking to rename must not lose a file by a typo.
-	if _, err := c.sp.Stat(in.NewName); err == nil {
-		return idNameOut{}, files.E("file_rename", files.KindConflict, in.NewName, "a file of that name exists; choose another name, or delete it first", nil)
-	}
-	info, err := c.sp.Rename(name, in.NewName)
+	// A script's rename replaces a file at the new name; a model asking
+	// to rename must not lose a file by a typo.
+	info, err := c.sp.RenameNew(name, in.NewName)
 	if err != nil {
 		return idNameOut{}, err
 	}
