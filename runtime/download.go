@@ -30,35 +30,75 @@ func (s *session) filesDownload(sp *files.Space, call goja.FunctionCall) goja.Va
 		s.throw("PermissionError", usage+": downloads are not enabled on this server")
 	}
 	u := s.stringArg(call, 0, usage, "url")
-	body, suggested, err := s.cfg.Downloader.Download(s.ctx, u)
-	if err != nil {
-		if refused(err) {
-			s.throw("PermissionError", usage+": "+err.Error())
-		}
-		s.throw("Error", usage+": "+err.Error())
-	}
-	defer body.Close()
-	name := suggested
+	name := ""
 	if a := call.Argument(1); !goja.IsUndefined(a) && !goja.IsNull(a) {
 		name = s.stringArg(call, 1, usage, "filename")
-	} else if _, err := files.ValidateName(name); err != nil {
-		name = "download"
 	}
-	rec := &content.HeadRecorder{R: body}
-	info, err := sp.Write(s.ctx, name, rec, s.writeOpts())
-	if err != nil {
-		if refused(err) {
-			s.throw("LimitError", usage+": "+err.Error())
-		}
+	d, err := Download(s.ctx, s.cfg.Downloader, sp, u, name, s.writeOpts())
+	var fetchErr *FetchError
+	switch {
+	case errors.As(err, &fetchErr) && refused(err):
+		s.throw("PermissionError", usage+": "+fetchErr.Err.Error())
+	case errors.As(err, &fetchErr):
+		s.throw("Error", usage+": "+fetchErr.Err.Error())
+	case err != nil && refused(err):
+		s.throw("LimitError", usage+": "+err.Error())
+	case err != nil:
 		s.throwFiles(err)
 	}
-	s.touched.touch(info.Name, opWrite)
-	o := s.idName(info).(*goja.Object)
-	o.Set("size", info.Size)
-	o.Set("url", s.link(info.Name))
-	_, mt := content.Detect(info.Name, rec.Head, int64(len(rec.Head)) == info.Size)
-	o.Set("mime_type", mt)
+	s.touched.touch(d.Name, opWrite)
+	o := s.idName(d.Info).(*goja.Object)
+	o.Set("size", d.Size)
+	o.Set("url", s.link(d.Name))
+	o.Set("mime_type", d.MIME)
 	return o
+}
+
+// Downloaded is a file Download saved.
+type Downloaded struct {
+	files.Info
+	MIME string // sniffed from the first bytes
+}
+
+// FetchError is a download that failed before anything was written: the
+// policy refused the URL (then it is a Refusal) or the fetch failed.
+type FetchError struct{ Err error }
+
+// Error returns the fetcher's message.
+func (e *FetchError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the fetcher's error.
+func (e *FetchError) Unwrap() error { return e.Err }
+
+// Download fetches url with d and streams it into sp as name, or, when
+// name is "", as the name the server suggested (or "download" when that
+// is not a valid name). Both doors that download (files.download and the
+// MCP tool file_download) call it. A failed fetch is a *FetchError; a
+// write error is the Space's.
+func Download(ctx context.Context, d Downloader, sp *files.Space, url, name string, opts files.WriteOptions) (Downloaded, error) {
+	if name != "" {
+		if _, err := files.ValidateName(name); err != nil {
+			return Downloaded{}, err
+		}
+	}
+	body, suggested, err := d.Download(ctx, url)
+	if err != nil {
+		return Downloaded{}, &FetchError{err}
+	}
+	defer body.Close()
+	if name == "" {
+		name = suggested
+		if _, err := files.ValidateName(name); err != nil {
+			name = "download"
+		}
+	}
+	rec := &content.HeadRecorder{R: body}
+	info, err := sp.Write(ctx, name, rec, opts)
+	if err != nil {
+		return Downloaded{}, err
+	}
+	_, mt := content.Detect(info.Name, rec.Head, int64(len(rec.Head)) == info.Size)
+	return Downloaded{Info: info, MIME: mt}, nil
 }
 
 // refused reports whether err is, or wraps, a Refusal.

@@ -44,12 +44,19 @@ const legacyProtocol = "2025-11-25"
 // newEnvOn serves store (over the folder dir) to a client connected with
 // protocol version proto ("" for legacyProtocol).
 func newEnvOn(t testing.TB, store *files.Store, dir, conversation, proto string) *env {
+	return newEnvWith(t, dir, mcp.Config{Store: store, Conversation: conversation}, proto)
+}
+
+// newEnvWith serves cfg.Store (over the folder dir) with cfg, to which it
+// adds a runner and links.
+func newEnvWith(t testing.TB, dir string, cfg mcp.Config, proto string) *env {
 	t.Helper()
-	e := &env{t: t, dir: dir, store: store, updates: make(chan string, 1024), changed: make(chan struct{}, 64)}
+	e := &env{t: t, dir: dir, store: cfg.Store, updates: make(chan string, 1024), changed: make(chan struct{}, 64)}
 	runner := runtime.New(runtime.Config{Link: link})
 	t.Cleanup(runner.Wait)
+	cfg.Runner, cfg.Link, cfg.Version = runner, link, "test"
 	var err error
-	e.server, err = mcp.New(mcp.Config{Store: e.store, Runner: runner, Link: link, Conversation: conversation, Version: "test"})
+	e.server, err = mcp.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -8,6 +9,7 @@ import (
 
 	"convfiles/content"
 	"convfiles/files"
+	"convfiles/runtime"
 )
 
 // visionTypes are the image types MCP clients hand to vision models; other
@@ -81,28 +83,20 @@ func (s *Server) fileDownload(c *call, in downloadIn) (downloadOut, error) {
 	if s.cfg.Downloader == nil {
 		return downloadOut{}, files.E("file_download", files.KindForbidden, "", "downloads are not enabled on this server", nil)
 	}
-	if in.Filename != "" {
-		if _, err := files.ValidateName(in.Filename); err != nil {
-			return downloadOut{}, err
+	d, err := runtime.Download(c.ctx, s.cfg.Downloader, c.sp, in.URL, in.Filename, c.writeOpts())
+	var fetchErr *runtime.FetchError
+	if errors.As(err, &fetchErr) {
+		// The policy's refusal (a private address) or the fetch's failure
+		// (a 404, a timeout): the model should try another URL, not retry.
+		kind := files.KindInvalid
+		var r runtime.Refusal
+		if errors.As(err, &r) && r.Refused() {
+			kind = files.KindForbidden
 		}
+		return downloadOut{}, files.E("file_download", kind, "", fetchErr.Error(), nil)
 	}
-	body, suggested, err := s.cfg.Downloader.Download(c.ctx, in.URL)
-	if err != nil {
-		return downloadOut{}, files.E("file_download", files.KindForbidden, in.URL, err.Error(), nil)
-	}
-	defer body.Close()
-	name := in.Filename
-	if name == "" {
-		name = suggested
-		if _, err := files.ValidateName(name); err != nil {
-			name = "download"
-		}
-	}
-	rec := &content.HeadRecorder{R: body}
-	info, err := c.sp.Write(c.ctx, name, rec, c.writeOpts())
 	if err != nil {
 		return downloadOut{}, err
 	}
-	_, mt := content.Detect(info.Name, rec.Head, int64(len(rec.Head)) == info.Size)
-	return downloadOut{ID: info.ID, Name: info.Name, Size: info.Size, MIME: mt, URL: s.link(c.conv, info.Name)}, nil
+	return downloadOut{ID: d.ID, Name: d.Name, Size: d.Size, MIME: d.MIME, URL: s.link(c.conv, d.Name)}, nil
 }

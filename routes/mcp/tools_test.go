@@ -2,6 +2,9 @@ package mcp_test
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -9,7 +12,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"convfiles/files"
+	"convfiles/internal/fetch"
 	"convfiles/internal/storetest"
+	"convfiles/routes/mcp"
 	"convfiles/prompts"
 )
 
@@ -176,7 +181,7 @@ func TestExecuteScript(t *testing.T) {
 func TestLimitsAndDownloadsAreToolErrors(t *testing.T) {
 	dir := t.TempDir()
 	store, _ := storetest.Open(t, dir, files.Options{Limits: files.Limits{MaxFileBytes: 100}})
-	e := newEnvOn(t, store, dir, "lim", "")
+	e := newEnvWith(t, dir, mcp.Config{Store: store, Conversation: "lim", MaxMediaBytes: 50}, "")
 	msg := e.refused("file_write_text", map[string]any{"id": "big.txt", "content": strings.Repeat("x", 101)})
 	if !strings.Contains(msg, "100") {
 		t.Errorf("a file over the limit: %s", msg)
@@ -184,6 +189,70 @@ func TestLimitsAndDownloadsAreToolErrors(t *testing.T) {
 	msg = e.refused("file_download", map[string]any{"url": "http://127.0.0.1/x"})
 	if !strings.Contains(msg, "not enabled") {
 		t.Errorf("a download without a downloader: %s", msg)
+	}
+	// Media and resource reads are capped: a file over the cap is refused
+	// with what to do instead, and read neither whole nor in part.
+	e.ok("file_write_text", map[string]any{"id": "media.txt", "content": strings.Repeat("y", 60)}, nil)
+	if msg = e.refused("file_read_media", map[string]any{"id": "media.txt"}); !strings.Contains(msg, "file_read_text") {
+		t.Errorf("a media read over the cap: %s", msg)
+	}
+	_, err := e.client.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: "convfiles://lim/media.txt"})
+	if err == nil || !strings.Contains(err.Error(), "60 bytes") {
+		t.Errorf("a resource read over the cap: %v", err)
+	}
+}
+
+// TestFileDownload fetches from a real loopback server: allowed by a
+// policy that allows private addresses, refused (isError, nothing written)
+// by the default policy, and a failing fetch or a bad name is a tool error.
+func TestFileDownload(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/data.csv" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Disposition", `attachment; filename="data.csv"`)
+		io.WriteString(w, "a,b\n1,2\n")
+	}))
+	defer srv.Close()
+	open, err := fetch.New(fetch.Policy{AllowPrivate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	store, _ := storetest.Open(t, dir, files.Options{})
+	e := newEnvWith(t, dir, mcp.Config{Store: store, Conversation: "dl", Downloader: open}, "")
+	var got struct {
+		ID, Name, URL string
+		Size          int64
+		MIME          string `json:"mime_type"`
+	}
+	e.ok("file_download", map[string]any{"url": srv.URL + "/data.csv"}, &got)
+	if got.Name != "data.csv" || got.Size != 8 || got.MIME != "text/csv" || got.URL != link("dl", "data.csv") {
+		t.Fatalf("file_download answered %+v", got)
+	}
+	e.ok("file_download", map[string]any{"url": srv.URL + "/data.csv", "filename": "copy/x.csv"}, &got)
+	if got.Name != "copy/x.csv" {
+		t.Fatalf("a named download was saved as %q", got.Name)
+	}
+	if msg := e.refused("file_download", map[string]any{"url": srv.URL + "/missing"}); !strings.Contains(msg, "404") {
+		t.Errorf("a failing fetch: %s", msg)
+	}
+	if msg := e.refused("file_download", map[string]any{"url": srv.URL + "/data.csv", "filename": "../x.csv"}); !strings.Contains(msg, "..") {
+		t.Errorf("a hostile filename: %s", msg)
+	}
+	strict, err := fetch.New(fetch.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e = newEnvWith(t, dir, mcp.Config{Store: store, Conversation: "dl2", Downloader: strict}, "")
+	if msg := e.refused("file_download", map[string]any{"url": srv.URL + "/data.csv"}); !strings.Contains(msg, "only public addresses") {
+		t.Errorf("a private address under the default policy: %s", msg)
+	}
+	var list struct{ Files []any }
+	e.ok("file_list", nil, &list)
+	if len(list.Files) != 0 {
+		t.Errorf("a refused download left %d files", len(list.Files))
 	}
 }
 
