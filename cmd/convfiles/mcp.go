@@ -10,7 +10,6 @@ import (
 	"convfiles/files"
 	"convfiles/routes"
 	"convfiles/routes/mcp"
-	"convfiles/runtime"
 )
 
 // cmdMCP serves MCP over stdin and stdout, for desktop LLM clients that
@@ -47,13 +46,12 @@ func cmdMCP(e *env, args []string) error {
 		return err
 	}
 	defer closeStore()
-	runner, roots, err := newRunner(cfg, e)
+	scripts, err := newScripting(cfg, e)
 	if err != nil {
 		return err
 	}
-	defer roots.Close()
-	defer runner.Wait()
-	server, err := newMCPServer(cfg, e, store, runner, *conv)
+	defer scripts.close()
+	server, err := newMCPServer(cfg, e, store, scripts, *conv)
 	if err != nil {
 		return err
 	}
@@ -67,16 +65,12 @@ func cmdMCP(e *env, args []string) error {
 }
 
 // newMCPServer builds the MCP server both transports share, with the
-// runner and the download policy of the other doors.
-func newMCPServer(cfg Config, e *env, store *files.Store, runner *runtime.Runner, conv string) (*mcp.Server, error) {
-	fetcher, err := newDownloader(cfg)
-	if err != nil {
-		return nil, err
-	}
+// runner and the downloader of the other doors.
+func newMCPServer(cfg Config, e *env, store *files.Store, scripts *scripting, conv string) (*mcp.Server, error) {
 	return mcp.New(mcp.Config{
 		Store:         store,
-		Runner:        runner,
-		Downloader:    fetcher,
+		Runner:        scripts.Runner,
+		Downloader:    scripts.fetcher,
 		Link:          routes.Links{Base: cfg.publicURL()}.URL,
 		Conversation:  conv,
 		MaxMediaBytes: cfg.Limits.MaxFileBytes,

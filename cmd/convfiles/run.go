@@ -60,12 +60,12 @@ func cmdRun(e *env, args []string) error {
 	if space != nil {
 		defer space.Close()
 	}
-	runner, roots, err := newRunner(cfg, e)
+	scripts, err := newScripting(cfg, e)
 	if err != nil {
 		return err
 	}
-	defer roots.Close()
-	rep, runErr := runner.Run(context.Background(), runtime.Request{Source: src, Filename: name, Language: lang, Space: space, Timeout: *timeout})
+	defer scripts.close()
+	rep, runErr := scripts.Run(context.Background(), runtime.Request{Source: src, Filename: name, Language: lang, Space: space, Timeout: *timeout})
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(rep); err != nil {
@@ -77,19 +77,26 @@ func cmdRun(e *env, args []string) error {
 	return nil
 }
 
-// newRunner builds the script runner from the configuration.
-func newRunner(cfg Config, e *env) (*runtime.Runner, *files.ReadRoots, error) {
+// scripting runs scripts: the runner, the read roots it holds open, and
+// the fetcher it downloads with, which file_download shares.
+type scripting struct {
+	*runtime.Runner
+	roots   *files.ReadRoots
+	fetcher *fetch.Fetcher
+}
+
+// newScripting builds the script runner from the configuration.
+func newScripting(cfg Config, e *env) (*scripting, error) {
 	roots, err := files.OpenReadRoots(cfg.Runtime.ReadRoots)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	links := routes.Links{Base: cfg.publicURL()}
 	fetcher, err := newDownloader(cfg)
 	if err != nil {
 		roots.Close()
-		return nil, nil, err
+		return nil, err
 	}
-	return runtime.New(runtime.Config{
+	runner := runtime.New(runtime.Config{
 		Downloader:        fetcher,
 		Timeout:           cfg.Runtime.Timeout.Duration,
 		MaxCallStack:      cfg.Runtime.MaxCallStack,
@@ -100,9 +107,16 @@ func newRunner(cfg Config, e *env) (*runtime.Runner, *files.ReadRoots, error) {
 		MaxExecutionBytes: cfg.maxExecutionBytes(),
 		MaxReadBytes:      cfg.Limits.MaxFileBytes,
 		ReadRoots:         roots,
-		Link:              links.URL,
+		Link:              routes.Links{Base: cfg.publicURL()}.URL,
 		Logger:            e.logger,
-	}), roots, nil
+	})
+	return &scripting{Runner: runner, roots: roots, fetcher: fetcher}, nil
+}
+
+// close waits for every script goroutine, then releases the read roots.
+func (s *scripting) close() {
+	s.Wait()
+	s.roots.Close()
 }
 
 // newDownloader builds the fetcher of files.download and file_download,

@@ -80,17 +80,16 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		return err
 	}
 	defer code.close()
-	runner, roots, err := newRunner(cfg, e)
+	scripts, err := newScripting(cfg, e)
 	if err != nil {
 		return err
 	}
-	defer roots.Close()
-	defer runner.Wait()
+	defer scripts.close()
 	local := cfg.Mode != "hosted"
 	var mcpHandler http.Handler
 	var mcpShutdown func()
 	if local {
-		mcpServer, err := newMCPServer(cfg, e, store, runner, "")
+		mcpServer, err := newMCPServer(cfg, e, store, scripts, "")
 		if err != nil {
 			return err
 		}
@@ -101,7 +100,7 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		Store:              store,
 		Links:              routes.Links{Base: cfg.publicURL()},
 		Logger:             e.logger,
-		Runner:             runner,
+		Runner:             scripts.Runner,
 		Workspace:          code.workspace,
 		ScriptFiles:        cfg.scriptFiles(),
 		DefaultScriptSpace: code.io,
