@@ -39,7 +39,7 @@ func newAPIEnvAt(t testing.TB, dir string, opts files.Options) *apiEnv {
 	e := &apiEnv{t: t, store: store, dir: dir, indexPath: indexPath}
 	e.srv = httptest.NewUnstartedServer(nil)
 	base := "http://" + e.srv.Listener.Addr().String()
-	h := New(Config{Store: store, Bus: opts.Bus, API: true, Links: Links{Base: base}})
+	h := New(Config{Store: store, API: true, Links: Links{Base: base}})
 	e.srv.Config.Handler = h
 	e.srv.Start()
 	t.Cleanup(func() { h.Shutdown(); e.srv.Close() }) // before storetest closes the Store

@@ -43,13 +43,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	go func() {
-		select {
-		case <-s.closing:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
+	defer context.AfterFunc(s.closing, cancel)() // Shutdown ends the stream
 	follow, err := s.store.Follow(conv, last)
 	if err != nil {
 		writeError(w, r, s.log, err)

@@ -1,12 +1,12 @@
 package routes
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"strings"
-	"sync"
 
 	"github.com/gorilla/mux"
 
@@ -30,8 +30,6 @@ type Config struct {
 	// names no conversation (the [io] folder); nil means it has none.
 	DefaultScriptSpace *files.Space
 	RateLimits         RateLimits
-	// Bus wakes event streams as soon as this process changes a file.
-	Bus *files.Bus
 	// API serves the REST API under /api/ and the web page at /. It has
 	// no authentication yet, so hosted mode leaves it off.
 	API bool
@@ -51,15 +49,14 @@ type Server struct {
 	scripts scriptFiles
 	rates   RateLimits
 	limits  *limits
-	bus     *files.Bus
-	// closing is closed by Shutdown: long-lived responses (event streams)
+	// closing is cancelled by Shutdown: long-lived responses (event streams)
 	// end so a graceful shutdown does not wait for them forever.
-	closing   chan struct{}
-	closeOnce sync.Once
+	closing  context.Context
+	shutdown context.CancelFunc
 }
 
 // Shutdown ends the event streams; pass it to http.Server.RegisterOnShutdown.
-func (s *Server) Shutdown() { s.closeOnce.Do(func() { close(s.closing) }) }
+func (s *Server) Shutdown() { s.shutdown() }
 
 type scriptFiles struct {
 	enabled bool
@@ -73,7 +70,8 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{store: cfg.Store, links: cfg.Links, log: cfg.Logger, headers: newHeaderCache(4096),
 		runner: cfg.Runner, work: cfg.Workspace, scripts: scriptFiles{cfg.ScriptFiles, cfg.DefaultScriptSpace},
-		rates: cfg.RateLimits, limits: newLimits(cfg.RateLimits), bus: cfg.Bus, closing: make(chan struct{})}
+		rates: cfg.RateLimits, limits: newLimits(cfg.RateLimits)}
+	s.closing, s.shutdown = context.WithCancel(context.Background())
 	r := mux.NewRouter()
 	// Names are matched as they were sent, percent-encoded, and decoded once
 	// by the handler; mux must neither decode them first nor "clean" a path

@@ -105,7 +105,6 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		ScriptFiles:        cfg.scriptFiles(),
 		DefaultScriptSpace: code.io,
 		RateLimits:         routes.RateLimits{PerClient: cfg.RateLimit.PerClient, PerCodeID: cfg.RateLimit.PerCodeID, Global: cfg.RateLimit.Global},
-		Bus:                bus,
 		API:                local,
 		MCP:                mcpHandler,
 	})
