@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,13 +10,15 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"convfiles/prompts"
 )
 
 // TestReadmeMCPConfigs runs the README's MCP client configurations: the
 // process one is started as a client would start it, handshakes and lists
-// every tool; the URL one must name the /mcp route (the README's curl
-// example exercises it on a live server).
+// every tool; the URL one is dialled by the Go SDK's client on a live
+// convfiles serve, which must list every tool too.
 func TestReadmeMCPConfigs(t *testing.T) {
 	c := newCLI(t)
 	var seen int
@@ -36,9 +39,7 @@ func TestReadmeMCPConfigs(t *testing.T) {
 		s := cfg.MCPServers["convfiles"]
 		seen++
 		if s.URL != "" {
-			if s.URL != "http://127.0.0.1:8080/mcp" {
-				t.Errorf("the README's MCP URL is %s", s.URL)
-			}
+			checkMCPURL(t, c, s.URL)
 			continue
 		}
 		if s.Command != "convfiles" {
@@ -99,4 +100,34 @@ func mcpSession(t *testing.T, c *cli, args, requests []string, last int) string 
 		t.Fatalf("convfiles %v did not end when stdin closed", args)
 	}
 	return answers.String()
+}
+
+// checkMCPURL connects to the README's MCP URL, with the port of a live
+// server, and lists the tools.
+func checkMCPURL(t *testing.T, c *cli, url string) {
+	t.Helper()
+	addr, stop := startServe(t, c.dataDir)
+	defer stop()
+	url = strings.Replace(url, "127.0.0.1:8080", addr, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client := sdk.NewClient(&sdk.Implementation{Name: "readme", Version: "1"}, nil)
+	session, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatalf("connecting to %s: %v", url, err)
+	}
+	defer session.Close()
+	res, err := session.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, tool := range res.Tools {
+		listed[tool.Name] = true
+	}
+	for _, tool := range prompts.ToolNames() {
+		if !listed[tool] {
+			t.Errorf("%s does not list tool %s", url, tool)
+		}
+	}
 }
