@@ -88,7 +88,7 @@ func newEnvWith(t testing.TB, dir string, cfg mcp.Config, proto string) *env {
 }
 
 // call calls a tool and returns its result; a protocol error fails the test.
-func (e *env) call(tool string, args map[string]any) *sdk.CallToolResult {
+func (e *env) call(tool string, args any) *sdk.CallToolResult {
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -100,7 +100,7 @@ func (e *env) call(tool string, args map[string]any) *sdk.CallToolResult {
 }
 
 // ok calls a tool that must succeed and decodes its structured answer.
-func (e *env) ok(tool string, args map[string]any, out any) {
+func (e *env) ok(tool string, args any, out any) {
 	e.t.Helper()
 	res := e.call(tool, args)
 	if res.IsError {
@@ -116,7 +116,7 @@ func (e *env) ok(tool string, args map[string]any, out any) {
 }
 
 // refused calls a tool that must fail with isError and returns its text.
-func (e *env) refused(tool string, args map[string]any) string {
+func (e *env) refused(tool string, args any) string {
 	e.t.Helper()
 	res := e.call(tool, args)
 	if !res.IsError {

@@ -24,13 +24,19 @@ func readWhole(sp *files.Space, name string, max int64, what string) ([]byte, co
 		return nil, "", "", err
 	}
 	defer f.Close()
+	tooLarge := func(size int64) error {
+		return files.E(what, files.KindTooLarge, name,
+			fmt.Sprintf("the file is %d bytes, more than the %d this answer may carry; read a text file in parts with file_read_text, or give the user its link", size, max), nil)
+	}
 	if info.Size > max {
-		return nil, "", "", files.E(what, files.KindTooLarge, name,
-			fmt.Sprintf("the file is %d bytes, more than the %d this answer may carry; read a text file in parts with file_read_text, or give the user its link", info.Size, max), nil)
+		return nil, "", "", tooLarge(info.Size)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
 		return nil, "", "", err
+	}
+	if int64(len(data)) > max { // it grew after Open: still never more than max+1 bytes read
+		return nil, "", "", tooLarge(int64(len(data)))
 	}
 	head := data[:min(len(data), content.SniffLen)]
 	kind, mt := content.Detect(name, head, true)

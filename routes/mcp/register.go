@@ -135,10 +135,13 @@ func schemaType(ps *jsonschema.Schema) string {
 	if ps == nil {
 		return "of another type"
 	}
-	if ps.Type != "" {
-		return "a " + ps.Type
+	switch ps.Type {
+	case "":
+		return "one of " + strings.Join(ps.Types, ", ")
+	case "integer", "object":
+		return "an " + ps.Type
 	}
-	return "one of " + strings.Join(ps.Types, ", ")
+	return "a " + ps.Type
 }
 
 // structured answers a JSON object as the result's structured content and

@@ -273,3 +273,27 @@ func TestEveryToolIsDescribed(t *testing.T) {
 		t.Fatalf("tools %v, prompts/tools.md describes %v", got, want)
 	}
 }
+
+// TestBadArgumentsSayWhatToSend sends arguments that do not fit a tool's
+// schema; each is a tool error naming the problem and the parameters.
+func TestBadArgumentsSayWhatToSend(t *testing.T) {
+	e := newEnv(t, "args")
+	e.ok("file_write_text", map[string]any{"id": "a.txt", "content": "x"}, nil)
+	for _, c := range []struct {
+		args any
+		want string
+	}{
+		{map[string]any{"id": "a.txt", "start_line": "two"}, `"start_line" must be an integer, not string`},
+		{map[string]any{"id": 7}, `"id" must be a string, not number`},
+		{map[string]any{"id": nil}, `"id" is missing`},
+		{map[string]any{}, `"id" is missing`},
+		{map[string]any{"id": "a.txt", "colour": "red"}, `no parameter "colour"`},
+		{[]any{"a.txt"}, "must be a JSON object"},
+		{map[string]any{"id": "a.txt", "start_line": 1.5}, `"start_line" must be an integer`},
+	} {
+		msg := e.refused("file_read_text", c.args)
+		if !strings.Contains(msg, c.want) || !strings.Contains(msg, "file_read_text takes id (string)") {
+			t.Errorf("%v: %s", c.args, msg)
+		}
+	}
+}
