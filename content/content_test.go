@@ -149,3 +149,12 @@ func TestDetectReaderAndHeadRecorder(t *testing.T) {
 		t.Fatalf("short stream: %s %s", k, mt)
 	}
 }
+
+func TestRecordedMIMEPrefersTheIndex(t *testing.T) {
+	if got := RecordedMIME("a.txt", "image/png"); got != "image/png" {
+		t.Errorf("a recorded type was replaced by %q", got)
+	}
+	if got := RecordedMIME("a.csv", ""); got != MIMEByExtension("a.csv") || got == "application/octet-stream" {
+		t.Errorf("without a recorded type: %q", got)
+	}
+}

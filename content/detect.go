@@ -45,6 +45,16 @@ var byExtension = map[string]string{
 	".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
 }
 
+// RecordedMIME is the MIME type to show for a file: the one the index
+// recorded (sniffed from its bytes), or when there is none (a folder
+// without an index) the one its extension suggests.
+func RecordedMIME(name, recorded string) string {
+	if recorded != "" {
+		return recorded
+	}
+	return MIMEByExtension(name)
+}
+
 // MIMEByExtension returns the MIME type convfiles assumes for name's
 // extension without reading it, or "application/octet-stream".
 func MIMEByExtension(name string) string {

@@ -46,3 +46,37 @@ func TestSystemPromptNamesEveryHelper(t *testing.T) {
 		}
 	}
 }
+
+func TestToolTextsAreComplete(t *testing.T) {
+	names := prompts.ToolNames()
+	if len(names) < 12 || names[0] != "file_list" {
+		t.Fatalf("tools.md lists %v", names)
+	}
+	for _, name := range names {
+		tt, ok := prompts.Tool(name)
+		if !ok || len(tt.Description) < 40 || strings.Contains(tt.Description, "- `") {
+			t.Errorf("%s: description %q", name, tt.Description)
+		}
+		for p, d := range tt.Params {
+			if len(d) < 10 {
+				t.Errorf("%s.%s: description %q", name, p, d)
+			}
+		}
+	}
+	shared, ok := prompts.Tool(prompts.SharedTool)
+	if !ok || shared.Params["conversation_id"] == "" {
+		t.Error("tools.md does not describe conversation_id for every tool")
+	}
+}
+
+func TestForConversationListsFilesAndSaysHowManyMore(t *testing.T) {
+	got := prompts.ForConversation("c9", []prompts.File{{ID: "id-1", Name: "a b.csv", Size: 12, MIME: "text/csv", URL: "http://x/files/c9/a%20b.csv"}}, 3)
+	for _, want := range []string{prompts.System(), "Conversation `c9` has 3 file(s)", "- `a b.csv` (id id-1, text/csv, 12 bytes): http://x/files/c9/a%20b.csv", "and 2 more"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the prompt lacks %q", want)
+		}
+	}
+	if empty := prompts.ForConversation("c0", nil, 0); !strings.Contains(empty, "has no files yet") {
+		t.Errorf("an empty conversation: %s", empty[len(empty)-80:])
+	}
+}

@@ -2,6 +2,7 @@ package prompts
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 )
 
@@ -20,7 +21,7 @@ type ToolText struct {
 // takes.
 const SharedTool = "every tool"
 
-var tools = parseTools(toolsText)
+var tools, toolOrder = parseTools(toolsText)
 
 // Tool returns the texts of the MCP tool name, or false when tools.md has
 // no section for it.
@@ -29,27 +30,24 @@ func Tool(name string) (ToolText, bool) {
 	return t, ok
 }
 
-// ToolNames lists the tools tools.md describes, the shared section aside.
-func ToolNames() []string {
-	var out []string
-	for _, line := range strings.Split(toolsText, "\n") {
-		if name, ok := strings.CutPrefix(line, "## "); ok && name != SharedTool {
-			out = append(out, name)
-		}
-	}
-	return out
-}
+// ToolNames lists the tools tools.md describes, in its order, the shared
+// section aside.
+func ToolNames() []string { return slices.Clone(toolOrder) }
 
 // parseTools reads tools.md: "## name" starts a tool, its first paragraph
 // is the description, and "- `param`: text" items describe parameters.
-func parseTools(src string) map[string]ToolText {
+func parseTools(src string) (map[string]ToolText, []string) {
 	out := map[string]ToolText{}
+	var order []string
 	var cur string
 	var desc []string
 	for _, line := range strings.Split(src, "\n") {
 		if name, ok := strings.CutPrefix(line, "## "); ok {
 			cur, desc = name, nil
 			out[cur] = ToolText{Params: map[string]string{}}
+			if name != SharedTool {
+				order = append(order, name)
+			}
 			continue
 		}
 		if cur == "" {
@@ -68,5 +66,5 @@ func parseTools(src string) map[string]ToolText {
 			out[cur] = t
 		}
 	}
-	return out
+	return out, order
 }

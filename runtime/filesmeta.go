@@ -16,11 +16,7 @@ func (s *session) fileRecord(rec files.Record) *goja.Object {
 	o.Set("id", idOf(rec))
 	o.Set("name", rec.Name)
 	o.Set("size", rec.Size)
-	mime := rec.MIME
-	if mime == "" {
-		mime = content.MIMEByExtension(rec.Name)
-	}
-	o.Set("mime_type", mime)
+	o.Set("mime_type", content.RecordedMIME(rec.Name, rec.MIME))
 	o.Set("modified_on", rec.Modified.UTC().Format(time.RFC3339Nano))
 	o.Set("url", s.link(rec.Name))
 	return o

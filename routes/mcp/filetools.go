@@ -18,11 +18,7 @@ type fileEntry struct {
 }
 
 func (s *Server) entry(rec files.Record) fileEntry {
-	mime := rec.MIME
-	if mime == "" {
-		mime = content.MIMEByExtension(rec.Name)
-	}
-	return fileEntry{ID: rec.ID, Name: rec.Name, Size: rec.Size, MIME: mime,
+	return fileEntry{ID: rec.ID, Name: rec.Name, Size: rec.Size, MIME: content.RecordedMIME(rec.Name, rec.MIME),
 		ModifiedOn: rec.Modified.UTC().Format(time.RFC3339Nano), URL: s.link(rec.Conversation, rec.Name)}
 }
 

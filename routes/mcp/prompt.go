@@ -64,10 +64,7 @@ func ConversationPrompt(store *files.Store, conv string, link func(conversation,
 		}
 		total = n
 		for _, rec := range recs {
-			f := prompts.File{ID: rec.ID, Name: rec.Name, Size: rec.Size, MIME: rec.MIME}
-			if f.MIME == "" {
-				f.MIME = content.MIMEByExtension(rec.Name)
-			}
+			f := prompts.File{ID: rec.ID, Name: rec.Name, Size: rec.Size, MIME: content.RecordedMIME(rec.Name, rec.MIME)}
 			if link != nil {
 				f.URL = link(conv, rec.Name)
 			}

@@ -102,9 +102,6 @@ func (r *resources) load(ctx context.Context) error {
 }
 
 func (r *resources) add(conv, name string, size int64, mime string, modified time.Time) {
-	if mime == "" {
-		mime = content.MIMEByExtension(name)
-	}
 	r.mu.Lock()
 	if r.names[conv] == nil {
 		r.names[conv] = map[string]bool{}
@@ -112,7 +109,7 @@ func (r *resources) add(conv, name string, size int64, mime string, modified tim
 	r.names[conv][name] = true
 	r.mu.Unlock()
 	r.s.sdk.AddResource(&sdk.Resource{
-		URI: resourceURI(conv, name), Name: name, MIMEType: mime, Size: size,
+		URI: resourceURI(conv, name), Name: name, MIMEType: content.RecordedMIME(name, mime), Size: size,
 		Annotations: &sdk.Annotations{LastModified: modified.UTC().Format(time.RFC3339Nano)},
 	}, r.read)
 }

@@ -14,8 +14,8 @@ import (
 	"convfiles/files"
 	"convfiles/internal/fetch"
 	"convfiles/internal/storetest"
-	"convfiles/routes/mcp"
 	"convfiles/prompts"
+	"convfiles/routes/mcp"
 )
 
 func TestToolsRoundTrip(t *testing.T) {
