@@ -58,71 +58,99 @@ func (c *stdioConn) readLines(r io.Reader) {
 		case <-c.closed:
 			return
 		}
-		if err != nil {
+		if err != nil && err != errLineTooLong {
 			return
 		}
 	}
 }
 
+// errLineTooLong is a line over maxLine bytes. It was read to its end and
+// dropped, so the next line is read as usual.
+var errLineTooLong = fmt.Errorf("the message is longer than %d bytes", maxLine)
+
 // readLine reads one line of at most maxLine bytes, without its newline.
+// A longer line is read to its end without being held, and reported as
+// errLineTooLong.
 func readLine(br *bufio.Reader) ([]byte, error) {
 	var buf []byte
+	tooLong := false
 	for {
 		part, err := br.ReadSlice('\n')
-		buf = append(buf, part...)
-		if len(buf) > maxLine {
-			return nil, fmt.Errorf("a message is longer than %d bytes", maxLine)
+		if !tooLong && len(buf)+len(part) > maxLine+1 {
+			tooLong, buf = true, nil
 		}
-		if err == bufio.ErrBufferFull {
+		if !tooLong {
+			buf = append(buf, part...)
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
 			continue
-		}
-		if err != nil && (err != io.EOF || len(bytes.TrimSpace(buf)) == 0) {
+		case err != nil && (err != io.EOF || tooLong || len(bytes.TrimSpace(buf)) == 0):
 			return nil, err
+		case tooLong:
+			return nil, errLineTooLong
 		}
 		return bytes.TrimRight(buf, "\r\n"), nil
 	}
 }
 
-// Read returns the next message.
+// Read returns the next message. A line that is not a message (not JSON,
+// not JSON-RPC 2.0, too long) is answered with a JSON-RPC error, as the
+// protocol asks, and the session goes on.
 func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	if len(c.queue) > 0 {
-		m := c.queue[0]
-		c.queue = c.queue[1:]
-		return m, nil
-	}
-	for {
+	for len(c.queue) == 0 {
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-c.closed:
 			return nil, io.EOF
 		case l := <-c.lines:
-			if l.err != nil {
+			switch {
+			case l.err == errLineTooLong:
+				c.refuse(jsonrpc.CodeInvalidRequest, l.err.Error())
+			case l.err != nil:
 				return nil, l.err
+			default:
+				c.queueLine(bytes.TrimSpace(l.line))
 			}
-			line := bytes.TrimSpace(l.line)
-			if len(line) == 0 {
-				continue
-			}
-			if line[0] != '[' {
-				return decodeMessage(line)
-			}
-			var batch []json.RawMessage
-			if err := json.Unmarshal(line, &batch); err != nil || len(batch) == 0 {
-				return nil, errors.New("a batch must be a non-empty JSON array of messages")
-			}
-			for _, raw := range batch {
-				m, err := decodeMessage(raw)
-				if err != nil {
-					return nil, err
-				}
-				c.queue = append(c.queue, m)
-			}
-			m := c.queue[0]
-			c.queue = c.queue[1:]
-			return m, nil
 		}
 	}
+	m := c.queue[0]
+	c.queue = c.queue[1:]
+	return m, nil
+}
+
+// queueLine decodes one line, a message or a batch of them (protocol
+// versions before 2025-06-18), into the queue, answering what does not
+// decode.
+func (c *stdioConn) queueLine(line []byte) {
+	if len(line) == 0 {
+		return
+	}
+	raws := []json.RawMessage{line}
+	if line[0] == '[' {
+		if err := json.Unmarshal(line, &raws); err != nil || len(raws) == 0 {
+			c.refuse(jsonrpc.CodeParseError, "a batch must be a non-empty JSON array of messages")
+			return
+		}
+	}
+	for _, raw := range raws {
+		m, err := decodeMessage(raw)
+		if err != nil {
+			c.refuse(jsonrpc.CodeParseError, err.Error())
+			continue
+		}
+		c.queue = append(c.queue, m)
+	}
+}
+
+// refuse answers a line that is no message: its id cannot be known, so
+// the answer's is null.
+func (c *stdioConn) refuse(code int64, msg string) {
+	data, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": code, "message": msg}})
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	c.w.Write(append(data, '\n'))
 }
 
 // wireMessage is a JSON-RPC 2.0 request, notification or response.

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"convfiles/files"
 	"convfiles/internal/storetest"
 	"convfiles/routes/mcp"
@@ -57,6 +59,21 @@ func TestStdioTransportSpeaksJSONRPC(t *testing.T) {
 	}
 	if !ids[1] || !ids[2] {
 		t.Fatalf("the batch's answers have ids %v", ids)
+	}
+	// Lines that are no message get a JSON-RPC error, and the session goes
+	// on: not JSON, not version 2.0, a broken batch, a line over the cap.
+	for _, bad := range []string{`{"jsonrpc":"2.0","id":3,"method"`, `{"jsonrpc":"1.0","id":4,"method":"ping"}`, `[]`,
+		`{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"` + strings.Repeat("x", sdk.DefaultMaxLineLength) + `"}}`} {
+		send(bad)
+		a := answer()
+		e, _ := a["error"].(map[string]any)
+		if a["id"] != nil || e == nil || e["message"] == "" {
+			t.Fatalf("%.60s… answered %v, want a JSON-RPC error", bad, a)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":6,"method":"ping"}`)
+	if a := answer(); a["id"] != 6.0 || a["error"] != nil {
+		t.Fatalf("after the bad lines a ping answered %v", a)
 	}
 	send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"file_write_text","arguments":{"id":"a b.txt","content":"héllo"}}}`)
 	a := answer()
