@@ -117,6 +117,9 @@ func (r *resources) add(conv, name string, size int64, mime string, modified tim
 func (r *resources) remove(conv, name string) {
 	r.mu.Lock()
 	delete(r.names[conv], name)
+	if len(r.names[conv]) == 0 {
+		delete(r.names, conv)
+	}
 	r.mu.Unlock()
 	r.s.sdk.RemoveResources(resourceURI(conv, name))
 }

@@ -110,3 +110,24 @@ func TestResourcesListInPages(t *testing.T) {
 		t.Fatalf("the first page has %d resources, cursor %q, err %v; want 500 and a cursor", len(res.Resources), res.NextCursor, err)
 	}
 }
+
+// TestDeletedConversationLeavesTheResources deletes a conversation as
+// convfiles cleanup does: its files leave the list, and their subscribers
+// hear of it.
+func TestDeletedConversationLeavesTheResources(t *testing.T) {
+	e := newEnv(t, "")
+	for _, name := range []string{"a.txt", "d/b.txt"} {
+		e.ok("file_write_text", map[string]any{"conversation_id": "gone", "id": name, "content": "x"}, nil)
+	}
+	e.ok("file_write_text", map[string]any{"conversation_id": "kept", "id": "c.txt", "content": "x"}, nil)
+	uri := "convfiles://gone/d/b.txt"
+	if err := e.client.Subscribe(context.Background(), &sdk.SubscribeParams{URI: uri}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitList("the writes", func(l map[string]bool) bool { return len(l) == 3 })
+	if err := e.store.RemoveConversation("gone"); err != nil {
+		t.Fatal(err)
+	}
+	e.waitUpdate(uri)
+	e.waitList("the deletion", func(l map[string]bool) bool { return len(l) == 1 && l["convfiles://kept/c.txt"] })
+}
