@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 	"os/signal"
 	"runtime/debug"
 	"syscall"
@@ -34,10 +33,8 @@ func cmdMCP(e *env, args []string) error {
 	// takes 32 KiB per value) over a live heap of a few MiB, so with the
 	// default GOGC the collector runs every few dozen calls and becomes
 	// the largest cost of a small read. Collecting at 400% growth gives
-	// 37% more reads a second (BENCHMARKS.md). An operator's GOGC wins.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+	// 37% more reads a second (BENCHMARKS.md). An operator's GOGC wins (tuneGC).
+	tuneGC(cfg, 400)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	bus := files.NewBus()

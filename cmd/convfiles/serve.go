@@ -5,9 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -24,9 +22,7 @@ func cmdServe(e *env, args []string) error {
 	// lived memory: collecting at 200% rather than 100% growth gives 40%
 	// more executions a second at the same tail latency (BENCHMARKS.md). An
 	// operator's GOGC wins.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(200)
-	}
+	tuneGC(cfg, 200)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	return serve(ctx, e, cfg, nil)
