@@ -48,6 +48,8 @@ func TestHostileInputsThroughTheCLI(t *testing.T) {
 			{"ls", "--conversation", id},
 			{"cleanup", "--conversation", id},
 			{"run", "--conversation", id},
+			{"mcp", "--conversation", id},
+			{"prompt", "--conversation", id},
 		} {
 			if id == "" {
 				continue // an empty --conversation means "none"; covered by usage tests
