@@ -1,0 +1,160 @@
+package pdfs
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+
+	"convfiles/content"
+)
+
+// PageOptions shape a page AddPage adds.
+type PageOptions struct {
+	Size        string `json:"size,omitempty"`        // A4 (default), A3, A5, Letter, Legal, Tabloid, …
+	Orientation string `json:"orientation,omitempty"` // portrait (default) or landscape
+	After       int    `json:"after,omitempty"`       // the page it follows; 0 is after the last
+}
+
+// AddPage adds a blank page and returns the new page count.
+func AddPage(data []byte, o PageOptions, w io.Writer) (int, error) {
+	n, err := PageCount(data)
+	if err != nil {
+		return 0, err
+	}
+	after := o.After
+	if after == 0 {
+		after = n
+	}
+	if err := pageList([]int{after}, n); err != nil {
+		return 0, err
+	}
+	size := o.Size
+	if size == "" {
+		size = "A4"
+	}
+	dim, ok := paperSize(size)
+	if !ok {
+		return 0, content.Refuse(content.ErrBadRequest, "unknown page size %q: use A0–A8, Letter, Legal, Ledger, Tabloid or Executive", size)
+	}
+	switch strings.ToLower(o.Orientation) {
+	case "", "portrait":
+		if dim.Width > dim.Height {
+			dim.Width, dim.Height = dim.Height, dim.Width
+		}
+	case "landscape":
+		if dim.Width < dim.Height {
+			dim.Width, dim.Height = dim.Height, dim.Width
+		}
+	default:
+		return 0, content.Refuse(content.ErrBadRequest, "unknown orientation %q: use portrait or landscape", o.Orientation)
+	}
+	conf := &pdfcpu.PageConfiguration{PageDim: &dim, UserDim: true, InpUnit: types.POINTS}
+	err = run("the PDF", func() error {
+		return api.InsertPages(bytes.NewReader(data), w, selection(after), false, conf, config())
+	})
+	return n + 1, err
+}
+
+func paperSize(name string) (types.Dim, bool) {
+	for k, d := range types.PaperSize {
+		if strings.EqualFold(k, name) && d != nil {
+			return *d, true
+		}
+	}
+	return types.Dim{}, false
+}
+
+// DeletePage removes one page and returns the new page count; the last
+// page stays.
+func DeletePage(data []byte, page int, w io.Writer) (int, error) {
+	n, err := PageCount(data)
+	if err != nil {
+		return 0, err
+	}
+	if err := pageList([]int{page}, n); err != nil {
+		return 0, err
+	}
+	if n == 1 {
+		return 0, content.Refuse(content.ErrBadRequest, "page 1 is the document's only page: a PDF keeps at least one")
+	}
+	err = run("the PDF", func() error { return api.RemovePages(bytes.NewReader(data), w, selection(page), config()) })
+	return n - 1, err
+}
+
+// Merge writes the documents one after the other as one document.
+func Merge(docs [][]byte, w io.Writer) (int, error) {
+	if len(docs) < 2 {
+		return 0, content.Refuse(content.ErrBadRequest, "give at least two PDFs to merge")
+	}
+	total := 0
+	rs := make([]io.ReadSeeker, len(docs))
+	for i, d := range docs {
+		n, err := PageCount(d)
+		if err != nil {
+			return 0, content.Refuse(content.ErrDamaged, "PDF %d of the merge: %v", i+1, err)
+		}
+		total += n
+		rs[i] = bytes.NewReader(d)
+	}
+	if err := checkPages(total); err != nil {
+		return 0, err
+	}
+	err := run("the merge", func() error { return api.MergeRaw(rs, w, false, config()) })
+	return total, err
+}
+
+// Split writes, for each range ("1-3", "4", "5-"), a document of those
+// pages, through open, which returns the writer for part i.
+func Split(data []byte, ranges []string, open func(i int) (io.Writer, error)) error {
+	n, err := PageCount(data)
+	if err != nil {
+		return err
+	}
+	if len(ranges) == 0 {
+		return content.Refuse(content.ErrBadRequest, "give the page ranges to split into, like [\"1-3\", \"4-\"]")
+	}
+	for i, r := range ranges {
+		from, to, err := parseRange(r, n)
+		if err != nil {
+			return err
+		}
+		w, err := open(i)
+		if err != nil {
+			return err
+		}
+		sel := []string{fmt.Sprintf("%d-%d", from, to)}
+		if err := run("the PDF", func() error { return api.Trim(bytes.NewReader(data), w, sel, config()) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseRange reads "2", "1-3" or "4-" (to the end) against n pages.
+func parseRange(r string, n int) (int, int, error) {
+	bad := content.Refuse(content.ErrBadRequest, "%q is not a page range of this %d-page document: write \"2\", \"1-3\" or \"4-\" (to the end)", r, n)
+	s := strings.TrimSpace(r)
+	a, b, isRange := strings.Cut(s, "-")
+	var from, to int
+	if _, err := fmt.Sscan(a, &from); err != nil {
+		return 0, 0, bad
+	}
+	to = from
+	if isRange {
+		to = n
+		if strings.TrimSpace(b) != "" {
+			if _, err := fmt.Sscan(b, &to); err != nil {
+				return 0, 0, bad
+			}
+		}
+	}
+	if from < 1 || to > n || from > to {
+		return 0, 0, bad
+	}
+	return from, to, nil
+}

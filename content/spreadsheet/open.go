@@ -1,0 +1,169 @@
+// Package spreadsheet reads and edits workbooks for agents: XLSX through
+// excelize, and CSV (and TSV) with the same read methods. Reads stream: a
+// summary or a range of a 200,000-row sheet walks the rows with excelize's
+// row iterator and holds only the rows it returns. Edits load the workbook,
+// change it and write it out whole, so they are refused for sheets too
+// large to hold. A zip bomb is refused from its directory, before anything
+// is inflated.
+package spreadsheet
+
+import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+
+	"convfiles/content"
+)
+
+// Limits bound what opening a workbook may cost.
+type Limits struct {
+	// MaxUnzipped is the most the XLSX's parts may inflate to, in all.
+	MaxUnzipped int64
+	// MaxRatio is the largest inflation ratio allowed above FreeUnzipped:
+	// deflate reaches about 1000:1 only on bombs.
+	MaxRatio     int64
+	FreeUnzipped int64
+	// MaxEditable is the most the worksheets may inflate to for a workbook
+	// to be edited: an edit holds every cell in memory.
+	MaxEditable int64
+	// MaxParts is the most parts (zip entries) a workbook may have.
+	MaxParts int
+}
+
+// DefaultLimits are the limits Open uses when given none.
+var DefaultLimits = Limits{
+	MaxUnzipped:  1 << 30,
+	MaxRatio:     200,
+	FreeUnzipped: 32 << 20,
+	MaxEditable:  128 << 20,
+	MaxParts:     10_000,
+}
+
+// Book is an open workbook: an XLSX or a CSV (one sheet).
+type Book struct {
+	x        *excelize.File // nil for a CSV
+	csv      *csvSheet
+	sheetXML int64 // the worksheets' inflated size
+	lim      Limits
+	formulas bool // a formula was written: cached results are refreshed on Save
+	changed  bool
+}
+
+// IsCSV tells whether name is read as delimited text rather than a
+// workbook: .csv and .tsv files.
+func IsCSV(name string) bool {
+	ext := strings.ToLower(path.Ext(name))
+	return ext == ".csv" || ext == ".tsv"
+}
+
+// Open reads a workbook. name chooses between CSV (.csv, .tsv) and XLSX;
+// an XLSX is recognized by its bytes whatever its name.
+func Open(data []byte, name string, lim Limits) (*Book, error) {
+	if lim == (Limits{}) {
+		lim = DefaultLimits
+	}
+	if !bytes.HasPrefix(data, []byte("PK\x03\x04")) {
+		if IsCSV(name) {
+			return &Book{csv: newCSVSheet(data, name), lim: lim}, nil
+		}
+		return nil, content.Refuse(content.ErrUnsupported,
+			"%s is not a spreadsheet convfiles can read: XLSX workbooks and CSV or TSV files are supported", quote(name))
+	}
+	sheetXML, err := checkZip(data, lim)
+	if err != nil {
+		return nil, err
+	}
+	b := &Book{sheetXML: sheetXML, lim: lim}
+	err = content.Guard("the workbook", func() (err error) {
+		b.x, err = excelize.OpenReader(bytes.NewReader(data), excelize.Options{
+			UnzipSizeLimit:    lim.MaxUnzipped,
+			UnzipXMLSizeLimit: 16 << 20,
+		})
+		return err
+	})
+	if err != nil {
+		if _, ok := err.(*content.Refusal); ok {
+			return nil, err
+		}
+		return nil, content.Refuse(content.ErrDamaged, "the workbook is damaged and cannot be read (%v)", err)
+	}
+	if len(b.x.GetSheetList()) == 0 {
+		b.Close()
+		return nil, content.Refuse(content.ErrDamaged, "the workbook has no sheets")
+	}
+	return b, nil
+}
+
+// checkZip reads the zip's directory and refuses a bomb: too many parts,
+// or parts that claim to inflate past the limits. archive/zip fails a part
+// that inflates past what it claims, so the claims bind. It returns the
+// worksheets' inflated size.
+func checkZip(data []byte, lim Limits) (int64, error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return 0, content.Refuse(content.ErrDamaged, "the workbook is damaged: it is not a valid zip archive (%v)", err)
+	}
+	if len(zr.File) > lim.MaxParts {
+		return 0, content.Refuse(content.ErrTooLarge, "the workbook has %d parts, more than the %d convfiles opens", len(zr.File), lim.MaxParts)
+	}
+	var total, sheets int64
+	for _, f := range zr.File {
+		n := int64(f.UncompressedSize64)
+		if n < 0 || total+n < total {
+			return 0, content.Refuse(content.ErrTooLarge, "the workbook claims an impossible size: it looks like a zip bomb")
+		}
+		total += n
+		if strings.HasPrefix(strings.ToLower(f.Name), "xl/worksheets/") {
+			sheets += n
+		}
+	}
+	allowed := min(lim.MaxUnzipped, max(lim.FreeUnzipped, lim.MaxRatio*int64(len(data))))
+	if total > allowed {
+		return 0, content.Refuse(content.ErrTooLarge,
+			"the workbook would inflate from %s to %s, more than the %s convfiles allows for it: it looks like a zip bomb",
+			size(int64(len(data))), size(total), size(allowed))
+	}
+	return sheets, nil
+}
+
+// Close releases the workbook and its temporary files.
+func (b *Book) Close() error {
+	if b.x != nil {
+		return b.x.Close()
+	}
+	return nil
+}
+
+// Save writes the workbook as XLSX.
+func (b *Book) Save(w io.Writer) error {
+	if b.x == nil {
+		return errCSVEdit()
+	}
+	if b.changed {
+		b.refresh()
+	}
+	_, err := b.x.WriteTo(w)
+	return err
+}
+
+// editable refuses an edit of a CSV, or of a workbook too large to hold.
+func (b *Book) editable() error {
+	if b.x == nil {
+		return errCSVEdit()
+	}
+	if b.sheetXML > b.lim.MaxEditable {
+		return content.Refuse(content.ErrTooLarge,
+			"the workbook's sheets hold %s of cells, more than the %s convfiles edits in place; read it with readRange or getSheetSummary, and write the result to a new workbook",
+			size(b.sheetXML), size(b.lim.MaxEditable))
+	}
+	return nil
+}
+
+func errCSVEdit() error {
+	return content.Refuse(content.ErrUnsupported,
+		"a CSV file is read-only here: change it with the text methods (files.writeText, files.replaceLines), or write an .xlsx workbook")
+}
