@@ -72,6 +72,7 @@ func (sp *Space) commit(r *os.Root, tmp string, rec Record, noReplace bool) (Rec
 	if rec.ID != "" { // a deleted file restored: its versions go on
 		if old, err := sp.opts.Index.ByID(rec.ID); err == nil {
 			rec.Version, rec.Source, rec.Session, rec.Created = old.Version+1, old.Source, old.Session, old.Created
+			rec.DerivedFrom = old.DerivedFrom
 		}
 	}
 	return sp.apply(r, Change{Type: typ, Record: sp.stamp(rec)}), replaced, nil
@@ -81,6 +82,7 @@ func (sp *Space) commit(r *os.Root, tmp string, rec Record, noReplace bool) (Rec
 // ID, origin and creation time stay, the version goes up.
 func (sp *Space) recordWrite(rec, prev Record, kept *Version) Change {
 	rec.ID, rec.Source, rec.Session, rec.Created = prev.ID, prev.Source, prev.Session, prev.Created
+	rec.DerivedFrom = prev.DerivedFrom
 	rec.Version = prev.Version + 1
 	rec.Modified = sp.modifiedAt(rec)
 	return Change{Type: FileModified, Record: rec, Kept: kept}

@@ -65,6 +65,9 @@ func (sp *Space) Copy(ctx context.Context, src, dst string, opts WriteOptions) (
 		return Info{}, err
 	}
 	defer f.Close()
+	if rec, ok := sp.lookup(src); ok && opts.DerivedFrom == "" {
+		opts.DerivedFrom = rec.ID
+	}
 	return sp.Write(ctx, dst, f, opts)
 }
 

@@ -19,17 +19,19 @@ const (
 // that grows with every write. The bytes themselves live on disk, which is
 // the truth the index is reconciled with.
 type Record struct {
-	ID           string    `json:"id"`
-	Conversation string    `json:"conversation"`
-	Name         string    `json:"name"`
-	MIME         string    `json:"mime_type"`
-	Size         int64     `json:"size"`
-	SHA256       string    `json:"sha256"`
-	Version      int       `json:"version"`
-	Source       Source    `json:"source"`
-	Session      string    `json:"source_session_id"`
-	Created      time.Time `json:"created_on"`
-	Modified     time.Time `json:"modified_on"`
+	ID           string `json:"id"`
+	Conversation string `json:"conversation"`
+	Name         string `json:"name"`
+	MIME         string `json:"mime_type"`
+	Size         int64  `json:"size"`
+	SHA256       string `json:"sha256"`
+	Version      int    `json:"version"`
+	Source       Source `json:"source"`
+	Session      string `json:"source_session_id"`
+	// DerivedFrom is the ID of the file a derived file was made from.
+	DerivedFrom string    `json:"derived_from,omitempty"`
+	Created     time.Time `json:"created_on"`
+	Modified    time.Time `json:"modified_on"`
 	// Deleted is set on a deleted file whose versions are still kept.
 	Deleted *time.Time `json:"deleted_on,omitempty"`
 	// DiskTime is the file's modification time on disk in nanoseconds; a

@@ -17,6 +17,9 @@ type WriteOptions struct {
 	// SourceCreated. An overwrite keeps the file's original ones.
 	Source  Source
 	Session string
+	// DerivedFrom records the ID of the file a new file is made from
+	// (with Source SourceDerived); an overwrite keeps the file's own.
+	DerivedFrom string
 
 	reviveID string // the ID of a deleted file that a restore brings back
 }

@@ -205,7 +205,7 @@ func (w *Writer) Commit() (Info, error) {
 		return fail(err)
 	}
 	rec := Record{Conversation: w.sp.id, Name: w.name, Size: fi.Size(), DiskTime: fi.ModTime().UnixNano(),
-		Source: w.opts.Source, Session: w.opts.Session, ID: w.opts.reviveID}
+		Source: w.opts.Source, Session: w.opts.Session, DerivedFrom: w.opts.DerivedFrom, ID: w.opts.reviveID}
 	if w.sp.indexed() {
 		if rec.MIME, rec.SHA256, err = w.sp.describe(w.f, w.name, w.sum.sum(fi.Size())); err != nil {
 			return fail(err)

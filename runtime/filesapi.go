@@ -40,6 +40,7 @@ func (s *session) installFilesAPI() {
 		fn("download", s.filesDownload)
 		fn("versions", s.filesVersions)
 		fn("restore", s.filesRestore)
+		s.installFormatAPIs(o)
 	})
 }
 

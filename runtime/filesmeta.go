@@ -72,6 +72,9 @@ func (s *session) filesInfo(sp *files.Space, call goja.FunctionCall) goja.Value 
 	o.Set("created_on", rec.Created.UTC().Format(time.RFC3339Nano))
 	o.Set("source", string(rec.Source))
 	o.Set("source_session_id", rec.Session)
+	if rec.DerivedFrom != "" {
+		o.Set("derived_from", rec.DerivedFrom)
+	}
 	o.Set("sha256", rec.SHA256)
 	o.Set("version", rec.Version)
 	return o

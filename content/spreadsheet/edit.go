@@ -17,8 +17,11 @@ func New(sheet string) (*Book, error) {
 			return nil, badSheetName(sheet, err)
 		}
 	}
-	return &Book{x: x, lim: DefaultLimits}, nil
+	return &Book{x: x, lim: DefaultLimits, fresh: true, changed: true}, nil
 }
+
+// Fresh tells whether the workbook was made by New rather than read.
+func (b *Book) Fresh() bool { return b.fresh }
 
 // WriteRange writes rows of values from the cell start on. A string that
 // begins with "=" is a formula; null clears a cell. It returns the range
@@ -99,7 +102,6 @@ func (b *Book) setValue(sheet, cell string, v any) error {
 	case string:
 		if len(v) > 1 && v[0] == '=' {
 			err = b.x.SetCellFormula(sheet, cell, v[1:])
-			b.formulas = true
 		} else if len(v) > excelize.TotalCellChars {
 			return content.Refuse(content.ErrBadRequest, "cell %s: a cell holds at most %d characters", cell, excelize.TotalCellChars)
 		} else {

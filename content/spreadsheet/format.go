@@ -177,8 +177,9 @@ func (b *Book) formatOf(id int) Format {
 		f.FontSize, f.FontName, f.FontColor = st.Font.Size, st.Font.Family, st.Font.Color
 	}
 	if len(st.Fill.Color) > 0 && st.Fill.Pattern == 1 {
-		f.FillColor = st.Fill.Color[0]
+		f.FillColor = hashColor(st.Fill.Color[0])
 	}
+	f.FontColor = hashColor(f.FontColor)
 	if st.Alignment != nil {
 		f.Align, f.VerticalAlign, f.WrapText = st.Alignment.Horizontal, st.Alignment.Vertical, ptr(st.Alignment.WrapText)
 	}
@@ -186,6 +187,18 @@ func (b *Book) formatOf(id int) Format {
 }
 
 func ptr(b bool) *bool { return &b }
+
+// hashColor writes "FF0000" or "FFFF0000" (ARGB) as "#FF0000".
+func hashColor(c string) string {
+	c = strings.TrimPrefix(c, "#")
+	if len(c) == 8 {
+		c = c[2:]
+	}
+	if len(c) != 6 {
+		return ""
+	}
+	return "#" + strings.ToUpper(c)
+}
 
 // builtinFormats are the number formats every workbook knows by number.
 var builtinFormats = map[int]string{

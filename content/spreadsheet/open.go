@@ -49,8 +49,8 @@ type Book struct {
 	csv      *csvSheet
 	sheetXML int64 // the worksheets' inflated size
 	lim      Limits
-	formulas bool // a formula was written: cached results are refreshed on Save
-	changed  bool
+	changed  bool // an edit was made: formula results are refreshed on Save
+	fresh    bool // made by New
 }
 
 // IsCSV tells whether name is read as delimited text rather than a

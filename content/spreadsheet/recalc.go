@@ -22,21 +22,16 @@ func (b *Book) refresh() {
 	var formulas []cell
 	total := 0
 	for _, sheet := range b.x.GetSheetList() {
-		dim, err := b.x.GetSheetDimension(sheet)
+		rows, err := b.x.GetRows(sheet, excelize.Options{RawCellValue: true})
 		if err != nil {
 			return
 		}
-		rg, err := ParseRange(dim)
-		if err != nil || rg.ToRow == 0 || rg.ToCol == 0 {
-			continue
-		}
-		total += (rg.ToRow - rg.FromRow + 1) * (rg.ToCol - rg.FromCol + 1)
-		if total > MaxRecalcCells {
-			return
-		}
-		for r := rg.FromRow; r <= rg.ToRow; r++ {
-			for c := rg.FromCol; c <= rg.ToCol; c++ {
-				ref := CellName(c, r)
+		for r, row := range rows {
+			if total += len(row); total > MaxRecalcCells {
+				return
+			}
+			for c := range row {
+				ref := CellName(c+1, r+1)
 				if f, _ := b.x.GetCellFormula(sheet, ref); f != "" {
 					formulas = append(formulas, cell{sheet, ref})
 				}

@@ -90,14 +90,14 @@ func putLive(tx *sql.Tx, rec files.Record, now time.Time) error {
 		return err
 	}
 	_, err = tx.Exec(`INSERT INTO files (id, conversation, name, mime_type, size, sha256, version, source,
-			source_session_id, disk_path, created_on, modified_on, deleted_on, disk_time)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+			source_session_id, disk_path, created_on, modified_on, deleted_on, disk_time, derived_from)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET name = excluded.name, mime_type = excluded.mime_type,
 			size = excluded.size, sha256 = excluded.sha256, version = excluded.version,
 			disk_path = excluded.disk_path, modified_on = excluded.modified_on, deleted_on = NULL,
 			disk_time = excluded.disk_time`,
 		rec.ID, rec.Conversation, rec.Name, rec.MIME, rec.Size, rec.SHA256, max(rec.Version, 1), string(rec.Source),
-		rec.Session, rec.Conversation+"/"+rec.Name, stamp(rec.Created), stamp(rec.Modified), rec.DiskTime)
+		rec.Session, rec.Conversation+"/"+rec.Name, stamp(rec.Created), stamp(rec.Modified), rec.DiskTime, rec.DerivedFrom)
 	return err
 }
 

@@ -9,7 +9,7 @@ import (
 
 // fileColumns are the columns scanRecord reads, in its order.
 const fileColumns = `id, conversation, name, mime_type, size, sha256, version, source,
-	source_session_id, created_on, modified_on, deleted_on, disk_time`
+	source_session_id, created_on, modified_on, deleted_on, disk_time, derived_from`
 
 type scanner interface{ Scan(...any) error }
 
@@ -18,7 +18,7 @@ func scanRecord(row scanner) (files.Record, error) {
 	var source, created, modified string
 	var deleted sql.NullString
 	err := row.Scan(&rec.ID, &rec.Conversation, &rec.Name, &rec.MIME, &rec.Size, &rec.SHA256, &rec.Version,
-		&source, &rec.Session, &created, &modified, &deleted, &rec.DiskTime)
+		&source, &rec.Session, &created, &modified, &deleted, &rec.DiskTime, &rec.DerivedFrom)
 	if err != nil {
 		return rec, err
 	}

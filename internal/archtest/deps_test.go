@@ -20,17 +20,23 @@ var rules = map[string]struct {
 	ownNot    []string // outside packages the package itself must not import
 }{
 	"content": {mayImport: []string{"internal/bytesize"}},
+	// the format helpers work on bytes: no files, no doors.
+	"content/images":      {mayImport: []string{"content", "internal/bytesize"}},
+	"content/pdfs":        {mayImport: []string{"content", "internal/bytesize"}},
+	"content/spreadsheet": {mayImport: []string{"content", "internal/bytesize"}},
+	// formats applies the helpers to a Space's files for both doors.
+	"formats": {mayImport: []string{"files", "content", "internal/bytesize"}, ownNot: []string{"net/http"}},
 	"prompts": {},
 	// files/sqlite implements the index that files declares.
 	"files/sqlite": {mayImport: []string{"files", "internal/bytesize"}, mustNot: []string{"net/http", "github.com/dop251/goja"}},
 	"files":        {mayImport: []string{"internal/bytesize"}, mustNot: []string{"net/http", "database/sql", "github.com/dop251/goja", "modernc.org/sqlite"}},
 	// esbuild's API package links net/http for its dev server; the runtime
 	// itself speaks no HTTP.
-	"runtime": {mayImport: []string{"files", "content", "prompts", "internal/bytesize"}, ownNot: []string{"net/http"}},
-	"routes":  {mayImport: []string{"files", "content", "runtime", "prompts", "internal/bytesize"}},
+	"runtime": {mayImport: []string{"files", "content", "formats", "prompts", "internal/bytesize"}, ownNot: []string{"net/http"}},
+	"routes":  {mayImport: []string{"files", "content", "formats", "runtime", "prompts", "internal/bytesize"}},
 	// routes and routes/mcp are two doors over the same packages: neither
 	// imports the other.
-	"routes/mcp":    {mayImport: []string{"files", "content", "runtime", "prompts", "internal/bytesize"}, mustNot: []string{"modernc.org/sqlite"}},
+	"routes/mcp":    {mayImport: []string{"files", "content", "formats", "runtime", "prompts", "internal/bytesize"}, mustNot: []string{"modernc.org/sqlite"}},
 	"cmd/convfiles": {mayImport: []string{""}},
 }
 

@@ -65,6 +65,7 @@ type infoOut struct {
 	Type            string `json:"type"`
 	Source          string `json:"source"`
 	SourceSessionID string `json:"source_session_id"`
+	DerivedFrom     string `json:"derived_from,omitempty"`
 	CreatedOn       string `json:"created_on"`
 	SHA256          string `json:"sha256"`
 	Version         int    `json:"version"`
@@ -85,7 +86,7 @@ func (s *Server) fileInfo(c *call, in idIn) (infoOut, error) {
 	}
 	kind, mt := content.DetectReader(info.Name, f, info.Size)
 	f.Close()
-	out := infoOut{fileEntry: s.entry(rec), Type: string(kind), Source: string(rec.Source), SourceSessionID: rec.Session,
+	out := infoOut{fileEntry: s.entry(rec), Type: string(kind), Source: string(rec.Source), SourceSessionID: rec.Session, DerivedFrom: rec.DerivedFrom,
 		CreatedOn: rec.Created.UTC().Format(time.RFC3339Nano), SHA256: rec.SHA256, Version: rec.Version}
 	if rec.MIME == "" {
 		out.MIME = mt

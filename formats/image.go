@@ -1,0 +1,245 @@
+package formats
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"image"
+
+	"convfiles/content/images"
+	"convfiles/files"
+)
+
+// ImageInfo returns an image's size (as shown, after EXIF orientation),
+// format and color depth, from its header.
+func ImageInfo(_ context.Context, e Env, a FileArgs) (images.Info, error) {
+	src, err := e.load("image.info", a.File)
+	if err != nil {
+		return images.Info{}, err
+	}
+	out, err := images.Probe(src.data)
+	return out, refused("image.info", src.name, err)
+}
+
+// ImageOutput says where and how a new image is written.
+type ImageOutput struct {
+	// Output names the new file; by default it is named after the source
+	// with what was done ("photo-1024x768.jpg"). The source's own name
+	// edits it in place, keeping the earlier content as a version.
+	Output   string `json:"output,omitempty"`
+	Quality  int    `json:"quality,omitempty"`  // JPEG and WebP, 1–100
+	Lossless bool   `json:"lossless,omitempty"` // WebP
+}
+
+// ImageWritten is a new image: the file and its size in pixels.
+type ImageWritten struct {
+	Written
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	Format string `json:"format"`
+}
+
+// transform decodes an image, applies fn and writes the result in format
+// f ("" keeps the source's, or PNG for one convfiles does not write).
+func (e Env) transform(ctx context.Context, op, file string, o ImageOutput, f images.Format, suffix func(image.Image) string,
+	fn func(img image.Image) (image.Image, error)) (ImageWritten, error) {
+	src, err := e.load(op, file)
+	if err != nil {
+		return ImageWritten{}, err
+	}
+	img, info, err := images.Decode(src.data)
+	if err != nil {
+		return ImageWritten{}, refused(op, src.name, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return ImageWritten{}, err
+	}
+	out, err := fn(img)
+	if err != nil {
+		return ImageWritten{}, refused(op, src.name, err)
+	}
+	if f == "" {
+		f = writable(info.Format)
+	}
+	buf := buffer(len(src.data))
+	if err := images.Encode(buf, out, f, images.EncodeOptions{Quality: o.Quality, Lossless: o.Lossless}); err != nil {
+		return ImageWritten{}, refused(op, src.name, err)
+	}
+	name := outputName(o.Output, src.name, suffix(out), f.Extension())
+	if o.Output == "" && name == src.name { // a default name never replaces the source
+		name = outputName("", src.name, "-"+string(f), f.Extension())
+	}
+	w, err := e.save(ctx, name, buf.Bytes(), &src)
+	if err != nil {
+		return ImageWritten{}, err
+	}
+	b := out.Bounds()
+	return ImageWritten{Written: w, Width: b.Dx(), Height: b.Dy(), Format: string(f)}, nil
+}
+
+// writable is the format a transformed image is written in: its own when
+// convfiles writes it, else PNG.
+func writable(f images.Format) images.Format {
+	switch f {
+	case images.PNG, images.JPEG, images.WebP, images.GIF:
+		return f
+	}
+	return images.PNG
+}
+
+func sizeSuffix(img image.Image) string {
+	return fmt.Sprintf("-%dx%d", img.Bounds().Dx(), img.Bounds().Dy())
+}
+
+// ResizeArgs resize an image.
+type ResizeArgs struct {
+	File   string `json:"file"`
+	Width  int    `json:"width,omitempty"`
+	Height int    `json:"height,omitempty"`
+	Fit    string `json:"fit,omitempty"` // cover (default), contain, fill, inside
+	ImageOutput
+}
+
+// Resize scales an image into a new file.
+func Resize(ctx context.Context, e Env, a ResizeArgs) (ImageWritten, error) {
+	fit, err := images.ParseFit(a.Fit)
+	if err != nil {
+		return ImageWritten{}, refused("image.resize", a.File, err)
+	}
+	return e.transform(ctx, "image.resize", a.File, a.ImageOutput, "", sizeSuffix, func(img image.Image) (image.Image, error) {
+		return images.Resize(img, a.Width, a.Height, fit)
+	})
+}
+
+// CropArgs crop an image.
+type CropArgs struct {
+	File   string        `json:"file"`
+	Region images.Region `json:"region"`
+	ImageOutput
+}
+
+// Crop cuts a region out of an image into a new file.
+func Crop(ctx context.Context, e Env, a CropArgs) (ImageWritten, error) {
+	suffix := func(img image.Image) string { return "-crop" + sizeSuffix(img) }
+	return e.transform(ctx, "image.crop", a.File, a.ImageOutput, "", suffix, func(img image.Image) (image.Image, error) {
+		return images.Crop(img, a.Region)
+	})
+}
+
+// ConvertArgs convert an image to another format.
+type ConvertArgs struct {
+	File   string `json:"file"`
+	Format string `json:"format"` // png, jpeg, webp or gif
+	ImageOutput
+}
+
+// Convert writes an image in another format, as a new file named with
+// the format's extension.
+func Convert(ctx context.Context, e Env, a ConvertArgs) (ImageWritten, error) {
+	f, err := images.ParseFormat(a.Format)
+	if err != nil {
+		return ImageWritten{}, refused("image.convert", a.File, err)
+	}
+	none := func(image.Image) string { return "" }
+	return e.transform(ctx, "image.convert", a.File, a.ImageOutput, f, none, func(img image.Image) (image.Image, error) { return img, nil })
+}
+
+// Overlay is one image laid over another in Composite.
+type Overlay struct {
+	Image   string   `json:"image"` // a file of the conversation
+	Left    int      `json:"left,omitempty"`
+	Top     int      `json:"top,omitempty"`
+	Opacity *float64 `json:"opacity,omitempty"` // 0–1, 1 by default
+}
+
+// CompositeArgs lay images over an image.
+type CompositeArgs struct {
+	File     string    `json:"file"`
+	Overlays []Overlay `json:"overlays"`
+	ImageOutput
+}
+
+// MaxOverlays is the most images one Composite lays.
+const MaxOverlays = 32
+
+// Composite lays overlays, in order, over an image into a new file.
+func Composite(ctx context.Context, e Env, a CompositeArgs) (ImageWritten, error) {
+	if len(a.Overlays) == 0 || len(a.Overlays) > MaxOverlays {
+		return ImageWritten{}, files.E("image.composite", files.KindInvalid, a.File,
+			fmt.Sprintf("give 1 to %d overlays, like [{image: \"logo.png\", left: 10, top: 10}]", MaxOverlays), nil)
+	}
+	layers := make([]images.Layer, len(a.Overlays))
+	for i, o := range a.Overlays {
+		src, err := e.load("image.composite", o.Image)
+		if err != nil {
+			return ImageWritten{}, err
+		}
+		img, _, err := images.Decode(src.data)
+		if err != nil {
+			return ImageWritten{}, refused("image.composite", src.name, err)
+		}
+		op := 1.0
+		if o.Opacity != nil {
+			op = *o.Opacity
+		}
+		layers[i] = images.Layer{Image: img, Left: o.Left, Top: o.Top, Opacity: op}
+	}
+	suffix := func(image.Image) string { return "-composite" }
+	return e.transform(ctx, "image.composite", a.File, a.ImageOutput, "", suffix, func(img image.Image) (image.Image, error) {
+		return images.Composite(img, layers)
+	})
+}
+
+// Base64Args ask for an image as base64, shrunk to fit a box.
+type Base64Args struct {
+	File      string `json:"file"`
+	MaxWidth  int    `json:"max_width,omitempty"`  // 2048 by default
+	MaxHeight int    `json:"max_height,omitempty"` // 2048 by default
+}
+
+// Encoded is an image as base64, with its media type and size.
+type Encoded struct {
+	Data   string `json:"data"`
+	MIME   string `json:"mime_type"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+}
+
+// DefaultMaxSide bounds ToBase64's result when no box is given.
+const DefaultMaxSide = 2048
+
+// ToBase64 returns an image for a vision model or a web page: turned the
+// way its EXIF says, shrunk to fit the box, as PNG, JPEG, WebP or GIF. An
+// image that needs neither is returned as its own bytes.
+func ToBase64(_ context.Context, e Env, a Base64Args) (Encoded, error) {
+	src, err := e.load("image.toBase64", a.File)
+	if err != nil {
+		return Encoded{}, err
+	}
+	mw, mh := a.MaxWidth, a.MaxHeight
+	if mw <= 0 {
+		mw = DefaultMaxSide
+	}
+	if mh <= 0 {
+		mh = DefaultMaxSide
+	}
+	info, err := images.Probe(src.data)
+	if err != nil {
+		return Encoded{}, refused("image.toBase64", src.name, err)
+	}
+	f := writable(info.Format)
+	if f == info.Format && info.Orientation == 1 && info.Width <= mw && info.Height <= mh {
+		return Encoded{Data: base64.StdEncoding.EncodeToString(src.data), MIME: f.MIME(), Width: info.Width, Height: info.Height}, nil
+	}
+	img, _, err := images.Decode(src.data)
+	if err != nil {
+		return Encoded{}, refused("image.toBase64", src.name, err)
+	}
+	img = images.FitWithin(img, mw, mh)
+	buf := buffer(len(src.data))
+	if err := images.Encode(buf, img, f, images.EncodeOptions{}); err != nil {
+		return Encoded{}, refused("image.toBase64", src.name, err)
+	}
+	b := img.Bounds()
+	return Encoded{Data: base64.StdEncoding.EncodeToString(buf.Bytes()), MIME: f.MIME(), Width: b.Dx(), Height: b.Dy()}, nil
+}

@@ -1,0 +1,233 @@
+package formats
+
+import (
+	"context"
+
+	"convfiles/content/spreadsheet"
+	"convfiles/files"
+)
+
+// SheetArgs name a file and one of its sheets ("" is the first).
+type SheetArgs struct {
+	File  string `json:"file"`
+	Sheet string `json:"sheet,omitempty"`
+}
+
+// openBook reads a workbook or a CSV for reading.
+func (e Env) openBook(op, file string) (*spreadsheet.Book, source, error) {
+	src, err := e.load(op, file)
+	if err != nil {
+		return nil, src, err
+	}
+	b, err := spreadsheet.Open(src.data, src.name, spreadsheet.Limits{})
+	return b, src, refused(op, src.name, err)
+}
+
+// ListSheets lists a workbook's sheets with their row and column counts.
+func ListSheets(ctx context.Context, e Env, a FileArgs) ([]spreadsheet.SheetInfo, error) {
+	b, src, err := e.openBook("spreadsheet.listSheets", a.File)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	out, err := b.ListSheets(ctx)
+	return out, refused("spreadsheet.listSheets", src.name, err)
+}
+
+// SummaryArgs ask for a sheet's summary with up to Samples rows from the
+// top and from the bottom (5 by default).
+type SummaryArgs struct {
+	SheetArgs
+	Samples int `json:"samples,omitempty"`
+}
+
+// SheetSummary streams a sheet once and describes it.
+func SheetSummary(ctx context.Context, e Env, a SummaryArgs) (spreadsheet.Summary, error) {
+	b, src, err := e.openBook("spreadsheet.getSheetSummary", a.File)
+	if err != nil {
+		return spreadsheet.Summary{}, err
+	}
+	defer b.Close()
+	out, err := b.Summary(ctx, a.Sheet, a.Samples)
+	return out, refused("spreadsheet.getSheetSummary", src.name, err)
+}
+
+// RangeArgs name a range of a sheet, like "A1:D50".
+type RangeArgs struct {
+	SheetArgs
+	Range string `json:"range"`
+}
+
+// ReadRange returns a range's values as rows.
+func ReadRange(ctx context.Context, e Env, a RangeArgs) ([][]any, error) {
+	b, src, err := e.openBook("spreadsheet.readRange", a.File)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	out, err := b.ReadRange(ctx, a.Sheet, a.Range)
+	return out, refused("spreadsheet.readRange", src.name, err)
+}
+
+// CellArgs name one cell of a sheet, like "B2".
+type CellArgs struct {
+	SheetArgs
+	Cell string `json:"cell"`
+}
+
+// ReadCell returns one cell's value, formula and format.
+func ReadCell(ctx context.Context, e Env, a CellArgs) (spreadsheet.Cell, error) {
+	b, src, err := e.openBook("spreadsheet.readCell", a.File)
+	if err != nil {
+		return spreadsheet.Cell{}, err
+	}
+	defer b.Close()
+	out, err := b.ReadCell(ctx, a.Sheet, a.Cell)
+	return out, refused("spreadsheet.readCell", src.name, err)
+}
+
+// Edited is what a spreadsheet edit returns: the file written and what
+// the edit reports (the range written, the cells formatted).
+type Edited struct {
+	File  Written `json:"file"`
+	Range string  `json:"range,omitempty"`
+	Cells int     `json:"cells,omitempty"`
+}
+
+// editBook runs edit on a workbook and writes it back in place. With
+// create, a workbook that does not exist yet is made, its first sheet
+// named sheet.
+func (e Env) editBook(ctx context.Context, op, file, sheet string, create bool, edit func(b *spreadsheet.Book) (Edited, error)) (Edited, error) {
+	name, err := e.Space.Resolve(file)
+	if err != nil {
+		return Edited{}, err
+	}
+	defer e.lockFile(name)()
+	var b *spreadsheet.Book
+	src, err := e.load(op, name)
+	switch {
+	case err == nil:
+		if b, err = spreadsheet.Open(src.data, src.name, spreadsheet.Limits{}); err != nil {
+			return Edited{}, refused(op, src.name, err)
+		}
+	case create && files.KindOf(err) == files.KindNotFound && !spreadsheet.IsCSV(name):
+		if b, err = spreadsheet.New(sheet); err != nil {
+			return Edited{}, refused(op, name, err)
+		}
+	default:
+		return Edited{}, err
+	}
+	defer b.Close()
+	out, err := edit(b)
+	if err != nil {
+		return Edited{}, refused(op, name, err)
+	}
+	buf := buffer(len(src.data) + 4096)
+	if err := b.Save(buf); err != nil {
+		return Edited{}, refused(op, name, err)
+	}
+	if out.File, err = e.save(ctx, name, buf.Bytes(), nil); err != nil {
+		return Edited{}, err
+	}
+	return out, nil
+}
+
+// WriteRangeArgs write rows of values from the cell Start on.
+type WriteRangeArgs struct {
+	SheetArgs
+	Start  string  `json:"start"`
+	Values [][]any `json:"values"`
+}
+
+// WriteRange writes rows of values; a string beginning with "=" is a
+// formula. A workbook that does not exist yet is created.
+func WriteRange(ctx context.Context, e Env, a WriteRangeArgs) (Edited, error) {
+	return e.editBook(ctx, "spreadsheet.writeRange", a.File, a.Sheet, true, func(b *spreadsheet.Book) (Edited, error) {
+		r, err := b.WriteRange(a.Sheet, a.Start, a.Values)
+		return Edited{Range: r}, err
+	})
+}
+
+// WriteCellArgs write one cell: a value, or a formula, and a format.
+type WriteCellArgs struct {
+	SheetArgs
+	Cell    string              `json:"cell"`
+	Value   any                 `json:"value"`
+	Formula string              `json:"formula,omitempty"`
+	Format  *spreadsheet.Format `json:"format,omitempty"`
+}
+
+// WriteCell writes one cell. A workbook that does not exist yet is created.
+func WriteCell(ctx context.Context, e Env, a WriteCellArgs) (Edited, error) {
+	return e.editBook(ctx, "spreadsheet.writeCell", a.File, a.Sheet, true, func(b *spreadsheet.Book) (Edited, error) {
+		return Edited{Range: a.Cell}, b.WriteCell(a.Sheet, a.Cell, a.Value, a.Formula, a.Format)
+	})
+}
+
+// SheetNameArgs name a sheet to add or delete.
+type SheetNameArgs struct {
+	File string `json:"file"`
+	Name string `json:"name"`
+}
+
+// AddSheet appends an empty sheet; a workbook that does not exist yet is
+// created with it.
+func AddSheet(ctx context.Context, e Env, a SheetNameArgs) (Edited, error) {
+	return e.editBook(ctx, "spreadsheet.addSheet", a.File, a.Name, true, func(b *spreadsheet.Book) (Edited, error) {
+		if b.Fresh() { // a new workbook made with its first sheet named a.Name
+			return Edited{}, nil
+		}
+		return Edited{}, b.AddSheet(a.Name)
+	})
+}
+
+// DeleteSheet removes a sheet.
+func DeleteSheet(ctx context.Context, e Env, a SheetNameArgs) (Edited, error) {
+	return e.editBook(ctx, "spreadsheet.deleteSheet", a.File, "", false, func(b *spreadsheet.Book) (Edited, error) {
+		return Edited{}, b.DeleteSheet(a.Name)
+	})
+}
+
+// RowsArgs insert Count rows after the row At, or delete Count rows from
+// the row At on.
+type RowsArgs struct {
+	SheetArgs
+	At    int `json:"at"`
+	Count int `json:"count"`
+}
+
+// InsertRows inserts empty rows after a row (0: at the top).
+func InsertRows(ctx context.Context, e Env, a RowsArgs) (Edited, error) {
+	return e.editBook(ctx, "spreadsheet.insertRows", a.File, "", false, func(b *spreadsheet.Book) (Edited, error) {
+		return Edited{}, b.InsertRows(a.Sheet, a.At, a.Count)
+	})
+}
+
+// DeleteRows deletes rows from a row on.
+func DeleteRows(ctx context.Context, e Env, a RowsArgs) (Edited, error) {
+	return e.editBook(ctx, "spreadsheet.deleteRows", a.File, "", false, func(b *spreadsheet.Book) (Edited, error) {
+		return Edited{}, b.DeleteRows(a.Sheet, a.At, a.Count)
+	})
+}
+
+// FormatArgs give a range a format.
+type FormatArgs struct {
+	RangeArgs
+	Format spreadsheet.Format `json:"format"`
+}
+
+// SetFormat formats a range.
+func SetFormat(ctx context.Context, e Env, a FormatArgs) (Edited, error) {
+	return e.editBook(ctx, "spreadsheet.setFormat", a.File, "", false, func(b *spreadsheet.Book) (Edited, error) {
+		n, err := b.SetFormat(a.Sheet, a.Range, a.Format)
+		return Edited{Range: a.Range, Cells: n}, err
+	})
+}
+
+// AutoFilter puts filter buttons on a range.
+func AutoFilter(ctx context.Context, e Env, a RangeArgs) (Edited, error) {
+	return e.editBook(ctx, "spreadsheet.autoFilter", a.File, "", false, func(b *spreadsheet.Book) (Edited, error) {
+		r, err := b.AutoFilter(a.Sheet, a.Range)
+		return Edited{Range: r}, err
+	})
+}

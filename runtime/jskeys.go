@@ -1,0 +1,101 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"unicode"
+)
+
+// snake writes a camelCase key as snake_case: maxWidth → max_width.
+func snake(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// camel writes a snake_case key as camelCase: max_width → maxWidth.
+func camel(s string) string {
+	parts := strings.Split(s, "_")
+	for i := 1; i < len(parts); i++ {
+		if parts[i] != "" {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+// userKeyed are the arguments whose object keys are the user's own names
+// (form field names), never rewritten.
+var userKeyed = map[string]bool{"fields": true}
+
+// snakeKeysUnder rewrites the keys inside the argument named param,
+// unless its keys are the user's own.
+func snakeKeysUnder(param string, v any) any {
+	if userKeyed[param] {
+		return v
+	}
+	return snakeKeys(v)
+}
+
+// snakeKeys rewrites the keys of every object in v as snake_case.
+func snakeKeys(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[snake(k)] = snakeKeysUnder(k, x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = snakeKeys(x)
+		}
+		return out
+	}
+	return v
+}
+
+// camelKeys rewrites the keys of every object in v as camelCase.
+func camelKeys(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[camel(k)] = camelKeys(x)
+		}
+		return out
+	case []any:
+		for i, x := range v {
+			v[i] = camelKeys(x)
+		}
+		return v
+	}
+	return v
+}
+
+func asType(err error, target **json.UnmarshalTypeError) bool { return errors.As(err, target) }
+
+// jsType names a Go kind as a script writer knows it.
+func jsType(kind string) string {
+	switch {
+	case strings.HasPrefix(kind, "int"), strings.HasPrefix(kind, "float"), strings.HasPrefix(kind, "uint"):
+		return "a number"
+	case kind == "string":
+		return "a string"
+	case kind == "bool":
+		return "true or false"
+	case kind == "slice":
+		return "an array"
+	}
+	return "an object"
+}
