@@ -2,7 +2,6 @@ package formats
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"image"
 
@@ -199,7 +198,7 @@ type Base64Args struct {
 
 // Encoded is an image as base64, with its media type and size.
 type Encoded struct {
-	Data   string `json:"data"`
+	Data   []byte `json:"data"` // base64 in JSON
 	MIME   string `json:"mime_type"`
 	Width  int    `json:"width"`
 	Height int    `json:"height"`
@@ -229,7 +228,7 @@ func ToBase64(_ context.Context, e Env, a Base64Args) (Encoded, error) {
 	}
 	f := writable(info.Format)
 	if f == info.Format && info.Orientation == 1 && info.Width <= mw && info.Height <= mh {
-		return Encoded{Data: base64.StdEncoding.EncodeToString(src.data), MIME: f.MIME(), Width: info.Width, Height: info.Height}, nil
+		return Encoded{Data: src.data, MIME: f.MIME(), Width: info.Width, Height: info.Height}, nil
 	}
 	img, _, err := images.Decode(src.data)
 	if err != nil {
@@ -241,5 +240,5 @@ func ToBase64(_ context.Context, e Env, a Base64Args) (Encoded, error) {
 		return Encoded{}, refused("image.toBase64", src.name, err)
 	}
 	b := img.Bounds()
-	return Encoded{Data: base64.StdEncoding.EncodeToString(buf.Bytes()), MIME: f.MIME(), Width: b.Dx(), Height: b.Dy()}, nil
+	return Encoded{Data: buf.Bytes(), MIME: f.MIME(), Width: b.Dx(), Height: b.Dy()}, nil
 }

@@ -163,15 +163,20 @@ func errorResult(err error) *sdk.CallToolResult {
 // property described for an LLM. A property tools.md does not describe is
 // a build error, so no parameter reaches a model unexplained.
 func describe[In any](s *Server, name string, h hints) (*sdk.Tool, error) {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: schema of %s: %w", name, err)
+	}
+	return s.describeSchema(name, schema, h)
+}
+
+// describeSchema describes a tool whose input schema is given.
+func (s *Server) describeSchema(name string, schema *jsonschema.Schema, h hints) (*sdk.Tool, error) {
 	text, ok := prompts.Tool(name)
 	if !ok {
 		return nil, fmt.Errorf("mcp: prompts/tools.md has no section for tool %s", name)
 	}
 	shared, _ := prompts.Tool(prompts.SharedTool)
-	schema, err := jsonschema.For[In](nil)
-	if err != nil {
-		return nil, fmt.Errorf("mcp: schema of %s: %w", name, err)
-	}
 	for prop, ps := range schema.Properties {
 		d, ok := text.Params[prop]
 		if !ok {
@@ -262,6 +267,9 @@ func (s *Server) registerTools() error {
 		addFileTool(s, "file_versions", read, s.fileVersions),
 		addFileTool(s, "file_restore", destroy, s.fileRestore),
 		s.addMediaTool(),
+	}
+	for _, t := range formatTools() {
+		steps = append(steps, t.add(s, t.name, t.h))
 	}
 	if s.cfg.Runner != nil {
 		steps = append(steps, s.addScriptTool())
