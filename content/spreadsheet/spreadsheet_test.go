@@ -1,0 +1,212 @@
+package spreadsheet_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"convfiles/content"
+	"convfiles/content/spreadsheet"
+)
+
+var ctx = context.Background()
+
+func open(t *testing.T, file string) *spreadsheet.Book {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := spreadsheet.Open(data, file, spreadsheet.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+// budget.xlsx was written by LibreOffice from testdata/office/budget.fods.
+func TestReadsAWorkbookLibreOfficeWrote(t *testing.T) {
+	b := open(t, "budget.xlsx")
+	sheets, err := b.ListSheets(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []spreadsheet.SheetInfo{{Name: "Budget", Rows: 5, Columns: 4}, {Name: "Notes", Rows: 1, Columns: 1}}
+	if !reflect.DeepEqual(sheets, want) {
+		t.Fatalf("sheets %+v, want %+v", sheets, want)
+	}
+	s, err := b.Summary(ctx, "Budget", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Rows != 5 || s.Range != "A1:D5" || !reflect.DeepEqual(s.Headers, []any{"Item", "Quantity", "Price", "Total"}) ||
+		len(s.Top) != 1 || s.Top[0].Row != 2 || len(s.Bottom) != 1 || !reflect.DeepEqual(s.Bottom[0], spreadsheet.Row{Row: 5, Values: []any{"Sum", 16.0, nil, 90.0}}) {
+		t.Fatalf("summary %+v", s)
+	}
+	vals, err := b.ReadRange(ctx, "Budget", "B2:D3")
+	if err != nil || !reflect.DeepEqual(vals, [][]any{{10.0, 2.5, 25.0}, {4.0, 1.25, 5.0}}) {
+		t.Fatalf("range %v %v", vals, err)
+	}
+	c, err := b.ReadCell(ctx, "Budget", "D5")
+	if err != nil || c.Value != 90.0 || c.Formula != "=SUM(D2:D4)" || c.Type != "number" {
+		t.Fatalf("cell %+v %v", c, err)
+	}
+}
+
+func TestCSVHasTheSameReadMethods(t *testing.T) {
+	b := open(t, "sample.csv")
+	if names := b.SheetNames(); !reflect.DeepEqual(names, []string{"sample"}) {
+		t.Fatalf("sheets %v", names)
+	}
+	s, err := b.Summary(ctx, "", 5)
+	if err != nil || !reflect.DeepEqual(s.Headers, []any{"id", "name", "total"}) || s.Top[0].Values[2] != 10.5 {
+		t.Fatalf("summary %+v %v", s, err)
+	}
+	c, err := b.ReadCell(ctx, "sample", "B2")
+	if err != nil || c.Value != "Ada" {
+		t.Fatalf("cell %+v %v", c, err)
+	}
+	if _, err := b.WriteRange("", "A1", [][]any{{1.0}}); !errors.Is(err, content.ErrUnsupported) {
+		t.Fatalf("writing a CSV: %v", err)
+	}
+}
+
+// TestSheetWrittenHereReadsTheSameInLibreOffice writes values, formulas
+// and formats, then has LibreOffice convert the workbook to CSV: the
+// values and the formula results must be the ones written.
+func TestSheetWrittenHereReadsTheSameInLibreOffice(t *testing.T) {
+	soffice := needTool(t, "soffice")
+	b, err := spreadsheet.New("Sales")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := [][]any{{"Region", "Units", "Price", "Revenue"}, {"North", 12.0, 2.5, "=B2*C2"}, {"South", 7.0, 4.0, "=B3*C3"}}
+	if _, err := b.WriteRange("Sales", "A1", rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.InsertRows("Sales", 1, 1); err != nil { // a blank row under the headers: formulas follow
+		t.Fatal(err)
+	}
+	if err := b.DeleteRows("Sales", 2, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WriteCell("Sales", "D4", nil, "SUM(D2:D3)", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.SetFormat("Sales", "A1:D1", spreadsheet.Format{Bold: ptr(true), FillColor: "#FFFF00"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.AutoFilter("Sales", "A1:D3"); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	if err := b.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sales.xlsx"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(soffice, "-env:UserInstallation=file://"+dir+"/profile", "--headless", "--convert-to", "csv", "--outdir", dir, filepath.Join(dir, "sales.xlsx"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("soffice: %v\n%s", err, out)
+	}
+	f, err := os.ReadFile(filepath.Join(dir, "sales.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := csv.NewReader(bytes.NewReader(f)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"Region", "Units", "Price", "Revenue"}, {"North", "12", "2.5", "30"}, {"South", "7", "4", "28"}, {"", "", "", "58"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LibreOffice reads\n%q\nwant\n%q", got, want)
+	}
+	// convfiles reads its own results without recalculating.
+	again, _ := spreadsheet.Open(buf.Bytes(), "sales.xlsx", spreadsheet.Limits{})
+	vals, err := again.ReadRange(ctx, "Sales", "D2:D4")
+	if err != nil || !reflect.DeepEqual(vals, [][]any{{30.0}, {28.0}, {58.0}}) {
+		t.Fatalf("formula results %v %v", vals, err)
+	}
+	c, _ := again.ReadCell(ctx, "Sales", "A1")
+	if c.Format == nil || c.Format.Bold == nil || !*c.Format.Bold || c.Format.FillColor != "#FFFF00" {
+		t.Fatalf("header format %+v", c.Format)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func needTool(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CONVFILES_OFFICE_TESTS") != "" {
+			t.Fatalf("%s is required (CONVFILES_OFFICE_TESTS is set): apt-get install libreoffice-calc poppler-utils", name)
+		}
+		t.Skipf("%s is not installed; CI installs it", name)
+	}
+	return p
+}
+
+// zipOf builds an XLSX-shaped zip whose one worksheet is n bytes of
+// zeros: a zip bomb that claims its true size.
+func zipOf(t *testing.T, n int) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.Create("xl/worksheets/sheet1.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := make([]byte, 1<<20)
+	for i := 0; i < n>>20; i++ {
+		w.Write(zero)
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+func TestZipBombIsRefusedBeforeInflating(t *testing.T) {
+	bomb := zipOf(t, 512<<20)
+	start := time.Now()
+	_, err := spreadsheet.Open(bomb, "bomb.xlsx", spreadsheet.Limits{})
+	if !errors.Is(err, content.ErrTooLarge) {
+		t.Fatalf("a %d-byte zip that inflates to 512 MiB: %v", len(bomb), err)
+	}
+	t.Logf("refused in %v: %v", time.Since(start), err)
+}
+
+func TestMalformedWorkbooksAreRefused(t *testing.T) {
+	good, _ := os.ReadFile(filepath.Join("..", "testdata", "budget.xlsx"))
+	var garbled bytes.Buffer
+	zw := zip.NewWriter(&garbled)
+	for _, name := range []string{"[Content_Types].xml", "xl/workbook.xml", "xl/worksheets/sheet1.xml"} {
+		w, _ := zw.Create(name)
+		w.Write([]byte("<not xml"))
+	}
+	zw.Close()
+	for name, data := range map[string][]byte{
+		"truncated": good[:len(good)/2],
+		"garbled":   garbled.Bytes(),
+		"not a zip": append([]byte("PK\x03\x04"), bytes.Repeat([]byte{0xff}, 100)...),
+	} {
+		start := time.Now()
+		b, err := spreadsheet.Open(data, "x.xlsx", spreadsheet.Limits{})
+		if err == nil {
+			_, err = b.Summary(ctx, "", 5)
+		}
+		if !errors.Is(err, content.ErrDamaged) {
+			t.Errorf("%s workbook: %v, want a damaged-file refusal", name, err)
+		}
+		t.Logf("%s: refused in %v: %v", name, time.Since(start), err)
+	}
+}
