@@ -161,4 +161,3 @@ func TestMalformedPDFsAreRefused(t *testing.T) {
 		t.Logf("%s: answered in %v: info: %v / text: %v", name, time.Since(start), ierr, terr)
 	}
 }
-

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -38,6 +39,7 @@ func addFormatTool[A, R any](s *Server, name string, h hints, wrap string, f fun
 	if err != nil {
 		return err
 	}
+	explicitAny(in)
 	in.Properties["conversation_id"] = scope.Properties["conversation_id"]
 	in.PropertyOrder = append(in.PropertyOrder, "conversation_id")
 	tool, err := s.describeSchema(name, in, h)
@@ -51,6 +53,7 @@ func addFormatTool[A, R any](s *Server, name string, h hints, wrap string, f fun
 	if wrap != "" {
 		out = &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{wrap: out}, Required: []string{wrap}}
 	}
+	explicitAny(out)
 	tool.OutputSchema = out
 	s.sdk.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		var a A
@@ -128,4 +131,31 @@ func formatTools() []formatTool {
 		formatOp("image_composite", write, "", formats.Composite),
 		formatOp("image_to_base64", read, "", formats.ToBase64),
 	}
+}
+
+// anyValue is the schema of a JSON value of any scalar type: what a cell
+// holds. jsonschema-go writes Go's any as the schema true, which some
+// clients (the TypeScript SDK) reject inside a tool's schemas.
+var anyValue = jsonschema.Schema{Types: []string{"null", "boolean", "number", "string"}}
+
+// explicitAny replaces every "true" schema inside s by anyValue.
+func explicitAny(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	fix := func(p **jsonschema.Schema) {
+		if *p != nil && reflect.DeepEqual(**p, jsonschema.Schema{}) {
+			v := anyValue
+			*p = &v
+			return
+		}
+		explicitAny(*p)
+	}
+	for k := range s.Properties {
+		p := s.Properties[k]
+		fix(&p)
+		s.Properties[k] = p
+	}
+	fix(&s.Items)
+	fix(&s.AdditionalProperties)
 }
