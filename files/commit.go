@@ -12,7 +12,7 @@ import (
 // keeps the replaced content as a version, and records the change. It
 // returns the recorded file and the size of the replaced one, or -1 when
 // there was none.
-func (sp *Space) commit(r *os.Root, tmp string, rec Record, noReplace bool) (Record, int64, error) {
+func (sp *Space) commit(r *os.Root, tmp string, rec Record, noReplace bool, expect *Info) (Record, int64, error) {
 	name := rec.Name
 	sp.q.mu.Lock()
 	defer sp.q.mu.Unlock()
@@ -36,6 +36,9 @@ func (sp *Space) commit(r *os.Root, tmp string, rec Record, noReplace bool) (Rec
 		known = false
 	} else {
 		fi, err := r.Lstat(name)
+		if expect != nil && (err != nil || fi.Size() != expect.Size || !fi.ModTime().Equal(expect.ModTime)) {
+			return rec, -1, E("write", KindConflict, name, "the file changed after it was read; read it again", ErrChanged)
+		}
 		switch {
 		case err == nil && fi.IsDir():
 			return rec, -1, E("write", KindConflict, name, "is a folder; choose another name", nil)

@@ -108,6 +108,10 @@ func quoteName(name string) string {
 // errExists is the conflict of a name that is taken where a new one was
 // needed. It wraps fs.ErrExist, so a door can tell the caller how to
 // proceed (another name, or a write that replaces) without reading text.
+// ErrChanged is the cause of a write refused by WriteOptions.IfUnchanged:
+// the file changed after it was read.
+var ErrChanged = errors.New("the file changed after it was read")
+
 func errExists(op, name string) error {
 	return E(op, KindConflict, name, "already exists", fs.ErrExist)
 }

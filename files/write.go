@@ -13,6 +13,11 @@ type WriteOptions struct {
 	// NoReplace makes the write fail with KindConflict when the name
 	// exists, decided atomically on disk, even against other processes.
 	NoReplace bool
+	// IfUnchanged makes the write fail with ErrChanged unless the file is
+	// still the one read: the same size and modification time as this
+	// Info (from Open or ReadFile). A read-modify-write passes it so that
+	// a change made meanwhile, by any writer, is never silently undone.
+	IfUnchanged *Info
 	// Source and Session record where a new file came from; "" means
 	// SourceCreated. An overwrite keeps the file's original ones.
 	Source  Source

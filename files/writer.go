@@ -214,7 +214,7 @@ func (w *Writer) Commit() (Info, error) {
 	if err := w.f.Close(); err != nil {
 		return fail(err)
 	}
-	rec, replaced, err := w.sp.commit(w.r, w.tmp, rec, w.opts.NoReplace)
+	rec, replaced, err := w.sp.commit(w.r, w.tmp, rec, w.opts.NoReplace, w.opts.IfUnchanged)
 	if err != nil {
 		return fail(err)
 	}

@@ -11,10 +11,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
+	"io/fs"
 	"path"
 	"strings"
-	"sync"
 
 	"convfiles/content"
 	"convfiles/files"
@@ -45,8 +44,8 @@ type Written struct {
 
 // source is a file read whole, ready for a format helper.
 type source struct {
-	name string // its name in the Space
-	id   string // its ID, or its name without an index
+	name string     // its name in the Space
+	info files.Info // as read: an edit writes over it only if it is unchanged
 	data []byte
 }
 
@@ -55,44 +54,29 @@ const MaxInputBytes = files.DefaultMaxFileBytes
 
 // load reads the file idOrName whole, refusing one larger than
 // MaxInputBytes before reading it.
-func (e Env) load(op, idOrName string) (source, error) {
+func (e Env) load(idOrName string) (source, error) {
 	name, err := e.Space.Resolve(idOrName)
 	if err != nil {
 		return source{}, err
 	}
-	f, info, err := e.Space.Open(name)
-	if err != nil {
-		return source{}, err
-	}
-	defer f.Close()
-	if info.Size > MaxInputBytes {
-		return source{}, files.E(op, files.KindTooLarge, name,
-			"the file is "+files.FormatBytes(info.Size)+", more than the "+files.FormatBytes(MaxInputBytes)+" format operations read", nil)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxInputBytes+1))
-	if err != nil {
-		return source{}, files.E(op, files.KindInternal, name, "cannot read the file", err)
-	}
-	if int64(len(data)) > MaxInputBytes {
-		return source{}, files.E(op, files.KindTooLarge, name, "the file grew past "+files.FormatBytes(MaxInputBytes)+" while it was read", nil)
-	}
-	id := name
-	if rec, err := e.Space.Record(name); err == nil && rec.ID != "" {
-		id = rec.ID
-	}
-	return source{name: name, id: id, data: data}, nil
+	data, info, err := e.Space.ReadFile(name, MaxInputBytes)
+	return source{name: name, info: info, data: data}, err
 }
 
-// save writes data as name. from, when set, is the file it was made from:
-// a new file records it as its origin.
-func (e Env) save(ctx context.Context, name string, data []byte, from *source) (Written, error) {
+// save writes data as the new file name, made from the file from: it is
+// recorded as derived from it.
+func (e Env) save(ctx context.Context, name string, data []byte, from source) (Written, error) {
 	opts := e.Write
-	if from != nil && from.name != name {
+	if from.name != name {
 		opts.Source = files.SourceDerived
-		if from.id != from.name {
-			opts.DerivedFrom = from.id
+		if rec, err := e.Space.Record(from.name); err == nil {
+			opts.DerivedFrom = rec.ID
 		}
 	}
+	return e.write(ctx, name, data, opts)
+}
+
+func (e Env) write(ctx context.Context, name string, data []byte, opts files.WriteOptions) (Written, error) {
 	info, err := e.Space.WriteBytes(ctx, name, data, opts)
 	if err != nil {
 		return Written{}, err
@@ -100,26 +84,49 @@ func (e Env) save(ctx context.Context, name string, data []byte, from *source) (
 	if e.Wrote != nil {
 		e.Wrote(info.Name)
 	}
-	w := Written{ID: info.ID, Name: info.Name, Size: info.Size, Created: info.Replaced < 0,
+	w := Written{ID: info.Name, Name: info.Name, Size: info.Size, Created: info.Replaced < 0,
 		MIME: content.RecordedMIME(info.Name, "")}
 	if rec, err := e.Space.Record(info.Name); err == nil {
 		w.ID, w.MIME = rec.ID, content.RecordedMIME(rec.Name, rec.MIME)
 	}
-	if w.ID == "" {
-		w.ID = info.Name
-	}
 	return w, nil
 }
 
-// edits serializes read-modify-write edits of one file in this process,
-// so two scripts editing a workbook at once both land.
-var edits sync.Map // conversation + "\x00" + name → *sync.Mutex
+// editAttempts is how many times an edit starts again when another writer
+// changed the file between its read and its write.
+const editAttempts = 3
 
-func (e Env) lockFile(name string) func() {
-	m, _ := edits.LoadOrStore(e.Space.ID()+"\x00"+name, &sync.Mutex{})
-	mu := m.(*sync.Mutex)
-	mu.Lock()
-	return mu.Unlock
+// edit changes a file in place: it reads it, has change make the new
+// content, and writes it only over the content it read (the earlier
+// content is kept as a version). When another writer changed the file
+// meanwhile, the edit starts again from the new content, so both changes
+// land. With create, a file that does not exist is made, from data nil.
+func (e Env) edit(ctx context.Context, op, file string, create bool, change func(src source) ([]byte, error)) (Written, error) {
+	name, err := e.Space.Resolve(file)
+	if err != nil {
+		return Written{}, err
+	}
+	for attempt := 1; ; attempt++ {
+		src, err := e.load(name)
+		opts := e.Write
+		switch {
+		case err == nil:
+			opts.IfUnchanged = &src.info
+		case create && files.KindOf(err) == files.KindNotFound:
+			src, opts.NoReplace = source{name: name}, true
+		default:
+			return Written{}, err
+		}
+		data, err := change(src)
+		if err != nil {
+			return Written{}, refused(op, name, err)
+		}
+		w, err := e.write(ctx, name, data, opts)
+		if attempt < editAttempts && (errors.Is(err, files.ErrChanged) || opts.NoReplace && errors.Is(err, fs.ErrExist)) {
+			continue
+		}
+		return w, err
+	}
 }
 
 // refused turns a content helper's refusal into a files.Error with the

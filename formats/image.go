@@ -12,7 +12,7 @@ import (
 // ImageInfo returns an image's size (as shown, after EXIF orientation),
 // format and color depth, from its header.
 func ImageInfo(_ context.Context, e Env, a FileArgs) (images.Info, error) {
-	src, err := e.load("image.info", a.File)
+	src, err := e.load(a.File)
 	if err != nil {
 		return images.Info{}, err
 	}
@@ -42,7 +42,7 @@ type ImageWritten struct {
 // f ("" keeps the source's, or PNG for one convfiles does not write).
 func (e Env) transform(ctx context.Context, op, file string, o ImageOutput, f images.Format, suffix func(image.Image) string,
 	fn func(img image.Image) (image.Image, error)) (ImageWritten, error) {
-	src, err := e.load(op, file)
+	src, err := e.load(file)
 	if err != nil {
 		return ImageWritten{}, err
 	}
@@ -68,7 +68,7 @@ func (e Env) transform(ctx context.Context, op, file string, o ImageOutput, f im
 	if o.Output == "" && name == src.name { // a default name never replaces the source
 		name = outputName("", src.name, "-"+string(f), f.Extension())
 	}
-	w, err := e.save(ctx, name, buf.Bytes(), &src)
+	w, err := e.save(ctx, name, buf.Bytes(), src)
 	if err != nil {
 		return ImageWritten{}, err
 	}
@@ -169,7 +169,7 @@ func Composite(ctx context.Context, e Env, a CompositeArgs) (ImageWritten, error
 	}
 	layers := make([]images.Layer, len(a.Overlays))
 	for i, o := range a.Overlays {
-		src, err := e.load("image.composite", o.Image)
+		src, err := e.load(o.Image)
 		if err != nil {
 			return ImageWritten{}, err
 		}
@@ -211,7 +211,7 @@ const DefaultMaxSide = 2048
 // way its EXIF says, shrunk to fit the box, as PNG, JPEG, WebP or GIF. An
 // image that needs neither is returned as its own bytes.
 func ToBase64(_ context.Context, e Env, a Base64Args) (Encoded, error) {
-	src, err := e.load("image.toBase64", a.File)
+	src, err := e.load(a.File)
 	if err != nil {
 		return Encoded{}, err
 	}

@@ -15,7 +15,7 @@ import (
 // PDFInfo returns a document's pages, page sizes, metadata and whether it
 // has a form.
 func PDFInfo(_ context.Context, e Env, a FileArgs) (pdfs.Info, error) {
-	src, err := e.load("pdf.info", a.File)
+	src, err := e.load(a.File)
 	if err != nil {
 		return pdfs.Info{}, err
 	}
@@ -31,7 +31,7 @@ type TextArgs struct {
 
 // ExtractText returns a document's text page by page.
 func ExtractText(ctx context.Context, e Env, a TextArgs) (pdfs.Text, error) {
-	src, err := e.load("pdf.extractText", a.File)
+	src, err := e.load(a.File)
 	if err != nil {
 		return pdfs.Text{}, err
 	}
@@ -49,24 +49,15 @@ type PDFEdited struct {
 // editPDF runs edit on a document and writes the result back in place,
 // keeping the earlier content as a version.
 func (e Env) editPDF(ctx context.Context, op, file string, edit func(src source, w io.Writer) (PDFEdited, error)) (PDFEdited, error) {
-	name, err := e.Space.Resolve(file)
-	if err != nil {
-		return PDFEdited{}, err
-	}
-	defer e.lockFile(name)()
-	src, err := e.load(op, name)
-	if err != nil {
-		return PDFEdited{}, err
-	}
-	buf := buffer(len(src.data) + 4096)
-	out, err := edit(src, buf)
-	if err != nil {
-		return PDFEdited{}, refused(op, name, err)
-	}
-	if out.File, err = e.save(ctx, name, buf.Bytes(), nil); err != nil {
-		return PDFEdited{}, err
-	}
-	return out, nil
+	var out PDFEdited
+	w, err := e.edit(ctx, op, file, false, func(src source) ([]byte, error) {
+		buf := buffer(len(src.data) + 4096)
+		var err error
+		out, err = edit(src, buf)
+		return buf.Bytes(), err
+	})
+	out.File = w
+	return out, err
 }
 
 // AddPageArgs add a blank page.
@@ -123,16 +114,21 @@ type AddImageArgs struct {
 // AddImage draws an image file onto a page. PNG and JPEG are placed as
 // they are; other formats are converted to PNG first.
 func AddImage(ctx context.Context, e Env, a AddImageArgs) (PDFEdited, error) {
-	img, err := e.load("pdf.addImage", a.Image)
+	img, err := e.load(a.Image)
 	if err != nil {
 		return PDFEdited{}, err
 	}
-	pic, info, err := images.Decode(img.data)
+	info, err := images.Probe(img.data)
 	if err != nil {
 		return PDFEdited{}, refused("pdf.addImage", img.name, err)
 	}
 	data := img.data
 	if (info.Format != images.PNG && info.Format != images.JPEG) || info.Orientation != 1 {
+		// only what a PDF cannot place as it is gets decoded and redrawn
+		pic, _, err := images.Decode(img.data)
+		if err != nil {
+			return PDFEdited{}, refused("pdf.addImage", img.name, err)
+		}
 		buf := buffer(len(img.data))
 		if err := images.Encode(buf, pic, images.PNG, images.EncodeOptions{}); err != nil {
 			return PDFEdited{}, refused("pdf.addImage", img.name, err)
@@ -146,7 +142,7 @@ func AddImage(ctx context.Context, e Env, a AddImageArgs) (PDFEdited, error) {
 
 // FormFields lists a document's form fields.
 func FormFields(_ context.Context, e Env, a FileArgs) ([]pdfs.Field, error) {
-	src, err := e.load("pdf.getFormFields", a.File)
+	src, err := e.load(a.File)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +183,7 @@ func Merge(ctx context.Context, e Env, a MergeArgs) (PDFEdited, error) {
 	var first source
 	total := 0
 	for i, f := range a.Files {
-		src, err := e.load("pdf.merge", f)
+		src, err := e.load(f)
 		if err != nil {
 			return PDFEdited{}, err
 		}
@@ -204,7 +200,7 @@ func Merge(ctx context.Context, e Env, a MergeArgs) (PDFEdited, error) {
 	if err != nil {
 		return PDFEdited{}, refused("pdf.merge", a.Output, err)
 	}
-	w, err := e.save(ctx, a.Output, buf.Bytes(), &first)
+	w, err := e.save(ctx, a.Output, buf.Bytes(), first)
 	return PDFEdited{File: w, Pages: n}, err
 }
 
@@ -219,7 +215,7 @@ type SplitArgs struct {
 
 // SplitPages writes one new file per range, each derived from the file.
 func SplitPages(ctx context.Context, e Env, a SplitArgs) ([]Written, error) {
-	src, err := e.load("pdf.splitPages", a.File)
+	src, err := e.load(a.File)
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +240,7 @@ func SplitPages(ctx context.Context, e Env, a SplitArgs) ([]Written, error) {
 			name = a.Names[i]
 		}
 		name = outputName(name, src.name, "-p"+strings.ReplaceAll(strings.TrimSpace(a.Ranges[i]), " ", ""), ".pdf")
-		w, err := e.save(ctx, name, p.Bytes(), &src)
+		w, err := e.save(ctx, name, p.Bytes(), src)
 		if err != nil {
 			return out, err
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"convfiles/content/spreadsheet"
-	"convfiles/files"
 )
 
 // SheetArgs name a file and one of its sheets ("" is the first).
@@ -15,7 +14,7 @@ type SheetArgs struct {
 
 // openBook reads a workbook or a CSV for reading.
 func (e Env) openBook(op, file string) (*spreadsheet.Book, source, error) {
-	src, err := e.load(op, file)
+	src, err := e.load(file)
 	if err != nil {
 		return nil, src, err
 	}
@@ -98,38 +97,33 @@ type Edited struct {
 // create, a workbook that does not exist yet is made, its first sheet
 // named sheet.
 func (e Env) editBook(ctx context.Context, op, file, sheet string, create bool, edit func(b *spreadsheet.Book) (Edited, error)) (Edited, error) {
-	name, err := e.Space.Resolve(file)
-	if err != nil {
-		return Edited{}, err
-	}
-	defer e.lockFile(name)()
-	var b *spreadsheet.Book
-	src, err := e.load(op, name)
-	switch {
-	case err == nil:
-		if b, err = spreadsheet.Open(src.data, src.name, spreadsheet.Limits{}); err != nil {
-			return Edited{}, refused(op, src.name, err)
+	var out Edited
+	w, err := e.edit(ctx, op, file, create, func(src source) ([]byte, error) {
+		b, err := openOrNew(src, sheet)
+		if err != nil {
+			return nil, err
 		}
-	case create && files.KindOf(err) == files.KindNotFound && !spreadsheet.IsCSV(name):
-		if b, err = spreadsheet.New(sheet); err != nil {
-			return Edited{}, refused(op, name, err)
+		defer b.Close()
+		if out, err = edit(b); err != nil {
+			return nil, err
 		}
-	default:
-		return Edited{}, err
+		buf := buffer(len(src.data) + 4096)
+		err = b.Save(buf)
+		return buf.Bytes(), err
+	})
+	out.File = w
+	return out, err
+}
+
+// openOrNew opens the workbook read, or makes one when there was none.
+func openOrNew(src source, sheet string) (*spreadsheet.Book, error) {
+	if src.data != nil {
+		return spreadsheet.Open(src.data, src.name, spreadsheet.Limits{})
 	}
-	defer b.Close()
-	out, err := edit(b)
-	if err != nil {
-		return Edited{}, refused(op, name, err)
+	if spreadsheet.IsCSV(src.name) {
+		return nil, spreadsheet.ErrCSVEdit
 	}
-	buf := buffer(len(src.data) + 4096)
-	if err := b.Save(buf); err != nil {
-		return Edited{}, refused(op, name, err)
-	}
-	if out.File, err = e.save(ctx, name, buf.Bytes(), nil); err != nil {
-		return Edited{}, err
-	}
-	return out, nil
+	return spreadsheet.New(sheet)
 }
 
 // WriteRangeArgs write rows of values from the cell Start on.

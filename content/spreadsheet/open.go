@@ -141,7 +141,7 @@ func (b *Book) Close() error {
 // Save writes the workbook as XLSX.
 func (b *Book) Save(w io.Writer) error {
 	if b.x == nil {
-		return errCSVEdit()
+		return ErrCSVEdit
 	}
 	if b.changed {
 		b.refresh()
@@ -153,7 +153,7 @@ func (b *Book) Save(w io.Writer) error {
 // editable refuses an edit of a CSV, or of a workbook too large to hold.
 func (b *Book) editable() error {
 	if b.x == nil {
-		return errCSVEdit()
+		return ErrCSVEdit
 	}
 	if b.sheetXML > b.lim.MaxEditable {
 		return content.Refuse(content.ErrTooLarge,
@@ -163,7 +163,6 @@ func (b *Book) editable() error {
 	return nil
 }
 
-func errCSVEdit() error {
-	return content.Refuse(content.ErrUnsupported,
-		"a CSV file is read-only here: change it with the text methods (files.writeText, files.replaceLines), or write an .xlsx workbook")
-}
+// ErrCSVEdit refuses an edit of a CSV file.
+var ErrCSVEdit = content.Refuse(content.ErrUnsupported,
+	"a CSV file is read-only here: change it with the text methods (files.writeText, files.replaceLines), or write an .xlsx workbook")
