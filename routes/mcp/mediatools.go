@@ -3,7 +3,6 @@ package mcp
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -19,27 +18,15 @@ var visionTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/
 // readWhole reads a file of at most max bytes through the Space, with its
 // kind and MIME type sniffed from its bytes.
 func readWhole(sp *files.Space, name string, max int64, what string) ([]byte, content.Kind, string, error) {
-	f, info, err := sp.Open(name)
+	data, info, err := sp.ReadFile(name, max)
+	if files.KindOf(err) == files.KindTooLarge {
+		return nil, "", "", files.E(what, files.KindTooLarge, info.Name,
+			fmt.Sprintf("the file is %d bytes, more than the %d this answer may carry; read a text file in parts with file_read_text, or give the user its link", info.Size, max), nil)
+	}
 	if err != nil {
 		return nil, "", "", err
 	}
-	defer f.Close()
-	tooLarge := func(size int64) error {
-		return files.E(what, files.KindTooLarge, name,
-			fmt.Sprintf("the file is %d bytes, more than the %d this answer may carry; read a text file in parts with file_read_text, or give the user its link", size, max), nil)
-	}
-	if info.Size > max {
-		return nil, "", "", tooLarge(info.Size)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, "", "", err
-	}
-	if int64(len(data)) > max { // it grew after Open: still never more than max+1 bytes read
-		return nil, "", "", tooLarge(int64(len(data)))
-	}
-	head := data[:min(len(data), content.SniffLen)]
-	kind, mt := content.Detect(name, head, true)
+	kind, mt := content.Detect(name, data[:min(len(data), content.SniffLen)], true)
 	return data, kind, mt, nil
 }
 
