@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"convfiles/content"
 	"convfiles/content/images"
 	"convfiles/content/pdfs"
 	"convfiles/files"
@@ -30,10 +31,10 @@ type TextArgs struct {
 }
 
 // ExtractText returns a document's text page by page.
-func ExtractText(ctx context.Context, e Env, a TextArgs) (pdfs.Text, error) {
+func ExtractText(ctx context.Context, e Env, a TextArgs) (content.PDFText, error) {
 	src, err := e.load(a.File)
 	if err != nil {
-		return pdfs.Text{}, err
+		return content.PDFText{}, err
 	}
 	out, err := pdfs.ExtractText(ctx, src.data, a.Pages)
 	return out, refused("pdf.extractText", src.name, err)
