@@ -8,6 +8,7 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
 	"convfiles/content"
@@ -22,10 +23,11 @@ type PageOptions struct {
 
 // AddPage adds a blank page and returns the new page count.
 func AddPage(data []byte, o PageOptions, w io.Writer) (int, error) {
-	n, err := PageCount(data)
+	ctx, conf, err := parse(data, model.INSERTPAGESAFTER, true)
 	if err != nil {
 		return 0, err
 	}
+	n := ctx.PageCount
 	after := o.After
 	if after == 0 {
 		after = n
@@ -53,11 +55,11 @@ func AddPage(data []byte, o PageOptions, w io.Writer) (int, error) {
 	default:
 		return 0, content.Refuse(content.ErrBadRequest, "unknown orientation %q: use portrait or landscape", o.Orientation)
 	}
-	conf := &pdfcpu.PageConfiguration{PageDim: &dim, UserDim: true, InpUnit: types.POINTS}
-	err = run("the PDF", func() error {
-		return api.InsertPages(bytes.NewReader(data), w, selection(after), false, conf, config())
-	})
-	return n + 1, err
+	err = run("the PDF", func() error { return ctx.InsertBlankPages(types.IntSet{after: true}, &dim, false) })
+	if err != nil {
+		return 0, err
+	}
+	return n + 1, write(ctx, conf, w)
 }
 
 func paperSize(name string) (types.Dim, bool) {
@@ -72,18 +74,24 @@ func paperSize(name string) (types.Dim, bool) {
 // DeletePage removes one page and returns the new page count; the last
 // page stays.
 func DeletePage(data []byte, page int, w io.Writer) (int, error) {
-	n, err := PageCount(data)
+	ctx, conf, err := parse(data, model.REMOVEPAGES, true)
 	if err != nil {
 		return 0, err
 	}
+	n := ctx.PageCount
 	if err := pageList([]int{page}, n); err != nil {
 		return 0, err
 	}
 	if n == 1 {
 		return 0, content.Refuse(content.ErrBadRequest, "page 1 is the document's only page: a PDF keeps at least one")
 	}
-	err = run("the PDF", func() error { return api.RemovePages(bytes.NewReader(data), w, selection(page), config()) })
-	return n - 1, err
+	keep := make([]int, 0, n-1)
+	for p := 1; p <= n; p++ {
+		if p != page {
+			keep = append(keep, p)
+		}
+	}
+	return n - 1, extract(ctx, conf, keep, w)
 }
 
 // Merge writes the documents one after the other as one document.
@@ -111,10 +119,11 @@ func Merge(docs [][]byte, w io.Writer) (int, error) {
 // Split writes, for each range ("1-3", "4", "5-"), a document of those
 // pages, through open, which returns the writer for part i.
 func Split(data []byte, ranges []string, open func(i int) (io.Writer, error)) error {
-	n, err := PageCount(data)
+	ctx, conf, err := parse(data, model.TRIM, true)
 	if err != nil {
 		return err
 	}
+	n := ctx.PageCount
 	if len(ranges) == 0 {
 		return content.Refuse(content.ErrBadRequest, "give the page ranges to split into, like [\"1-3\", \"4-\"]")
 	}
@@ -127,12 +136,26 @@ func Split(data []byte, ranges []string, open func(i int) (io.Writer, error)) er
 		if err != nil {
 			return err
 		}
-		sel := []string{fmt.Sprintf("%d-%d", from, to)}
-		if err := run("the PDF", func() error { return api.Trim(bytes.NewReader(data), w, sel, config()) }); err != nil {
+		pages := make([]int, 0, to-from+1)
+		for p := from; p <= to; p++ {
+			pages = append(pages, p)
+		}
+		if err := extract(ctx, conf, pages, w); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// extract writes the pages of a parsed document, in order, as a new one.
+func extract(ctx *model.Context, conf *model.Configuration, pages []int, w io.Writer) error {
+	return run("the PDF", func() error {
+		part, err := pdfcpu.ExtractPages(ctx, pages, false)
+		if err != nil {
+			return err
+		}
+		return api.Write(part, w, conf)
+	})
 }
 
 // parseRange reads "2", "1-3" or "4-" (to the end) against n pages.

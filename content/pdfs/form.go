@@ -52,7 +52,11 @@ func FormFields(data []byte) ([]Field, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := fg.Forms[0]
+	return fieldsOf(fg.Forms[0]), nil
+}
+
+// fieldsOf lists a form's fields.
+func fieldsOf(f form.Form) []Field {
 	out := []Field{}
 	for _, x := range f.TextFields {
 		out = append(out, Field{Name: nameOf(x.Name, x.ID), Type: "text", Value: x.Value, Pages: x.Pages, Locked: x.Locked, Multiline: x.Multiline})
@@ -76,7 +80,7 @@ func FormFields(data []byte) ([]Field, error) {
 		}
 		out = append(out, Field{Name: nameOf(x.Name, x.ID), Type: "listbox", Value: v, Options: x.Options, Pages: x.Pages, Locked: x.Locked})
 	}
-	return out, nil
+	return out
 }
 
 func nameOf(name, id string) string {
@@ -99,6 +103,7 @@ func FillForm(data []byte, values map[string]any, w io.Writer) ([]string, error)
 		return nil, err
 	}
 	f := &fg.Forms[0]
+	fields := fieldsOf(*f) // as read, for an error naming the fields
 	filled := map[string]bool{}
 	set := func(name, id string, locked bool, apply func(v any) error) error {
 		key := name
@@ -160,7 +165,6 @@ func FillForm(data []byte, values map[string]any, w io.Writer) ([]string, error)
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		fields, _ := FormFields(data)
 		names := make([]string, len(fields))
 		for i, fl := range fields {
 			names[i] = fmt.Sprintf("%q", fl.Name)

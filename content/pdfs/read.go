@@ -9,12 +9,14 @@ package pdfs
 import (
 	"bytes"
 	"errors"
-	"fmt"
+	"io"
 	"strings"
 	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
 	"convfiles/content"
 )
@@ -55,24 +57,29 @@ type Info struct {
 }
 
 // Inspect returns a document's page count, page sizes, metadata and
-// whether it has a form.
+// whether it has a form, from one read of it.
 func Inspect(data []byte) (Info, error) {
+	ctx, _, err := parse(data, model.LISTINFO, false)
+	if err != nil {
+		return Info{}, err
+	}
 	var in *Info
-	err := run("the PDF", func() error {
-		pi, err := api.PDFInfo(bytes.NewReader(data), "", nil, false, config())
+	err = run("the PDF", func() error {
+		all := types.IntSet{}
+		for p := 1; p <= ctx.PageCount; p++ {
+			all[p] = true
+		}
+		pi, err := pdfcpu.Info(ctx, "", all, false)
 		if err != nil {
 			return err
 		}
-		if err := checkPages(pi.PageCount); err != nil {
+		dims, err := ctx.PageDims()
+		if err != nil {
 			return err
 		}
-		in = &Info{Pages: pi.PageCount, Title: pi.Title, Author: pi.Author, Subject: pi.Subject,
+		in = &Info{Pages: ctx.PageCount, Title: pi.Title, Author: pi.Author, Subject: pi.Subject,
 			Creator: pi.Creator, Producer: pi.Producer, Version: pi.Version, HasForm: pi.Form, Encrypted: pi.Encrypted,
-			PageSizes: []PageSize{}}
-		dims, err := api.PageDims(bytes.NewReader(data), config())
-		if err != nil {
-			return err
-		}
+			PageSizes: make([]PageSize, 0, len(dims))}
 		for _, d := range dims {
 			in.PageSizes = append(in.PageSizes, PageSize{round2(d.Width), round2(d.Height)})
 		}
@@ -82,6 +89,32 @@ func Inspect(data []byte) (Info, error) {
 		return Info{}, err
 	}
 	return *in, nil
+}
+
+// parse reads and validates a document once, for the command cmd, and
+// refuses one with more than MaxPages pages. optimize readies it to be
+// written again. Every operation here works on the result.
+func parse(data []byte, cmd model.CommandMode, optimize bool) (*model.Context, *model.Configuration, error) {
+	conf := config()
+	conf.Cmd = cmd
+	var ctx *model.Context
+	err := run("the PDF", func() (err error) {
+		if optimize {
+			ctx, err = api.ReadValidateAndOptimize(bytes.NewReader(data), conf)
+		} else {
+			ctx, err = api.ReadAndValidate(bytes.NewReader(data), conf)
+		}
+		return err
+	})
+	if err == nil {
+		err = checkPages(ctx.PageCount)
+	}
+	return ctx, conf, err
+}
+
+// write writes a document parsed for conf's command.
+func write(ctx *model.Context, conf *model.Configuration, w io.Writer) error {
+	return run("the PDF", func() error { return api.Write(ctx, w, conf) })
 }
 
 func round2(f float64) float64 { return float64(int(f*100+0.5)) / 100 }
@@ -95,15 +128,11 @@ func checkPages(n int) error {
 
 // PageCount returns how many pages a document has.
 func PageCount(data []byte) (int, error) {
-	n := 0
-	err := run("the PDF", func() (err error) {
-		n, err = api.PageCount(bytes.NewReader(data), config())
-		if err == nil {
-			err = checkPages(n)
-		}
-		return err
-	})
-	return n, err
+	ctx, _, err := parse(data, model.LISTINFO, false)
+	if err != nil {
+		return 0, err
+	}
+	return ctx.PageCount, nil
 }
 
 // run calls pdfcpu under a recover and turns its errors into refusals:
@@ -137,10 +166,4 @@ func pageList(pages []int, count int) error {
 	return nil
 }
 
-func selection(pages ...int) []string {
-	out := make([]string, len(pages))
-	for i, p := range pages {
-		out[i] = fmt.Sprint(p)
-	}
-	return out
-}
+

@@ -104,18 +104,20 @@ func AddImage(data []byte, page int, img []byte, imgWidth, imgHeight int, pos Po
 
 // stamp lays a watermark made by mk on top of one page.
 func stamp(data []byte, page int, mk func() (*model.Watermark, error), w io.Writer) error {
-	n, err := PageCount(data)
+	ctx, conf, err := parse(data, model.ADDWATERMARKS, true)
 	if err != nil {
 		return err
 	}
-	if err := pageList([]int{page}, n); err != nil {
+	if err := pageList([]int{page}, ctx.PageCount); err != nil {
 		return err
 	}
 	var wm *model.Watermark
 	if err := content.Guard("the stamp", func() (err error) { wm, err = mk(); return }); err != nil {
 		return content.Refuse(content.ErrBadRequest, "cannot place it: %v", err)
 	}
-	return run("the PDF", func() error {
-		return api.AddWatermarks(bytes.NewReader(data), w, selection(page), wm, config())
-	})
+	err = run("the PDF", func() error { return api.WatermarkContext(ctx, types.IntSet{page: true}, wm) })
+	if err != nil {
+		return err
+	}
+	return write(ctx, conf, w)
 }
