@@ -165,5 +165,3 @@ func pageList(pages []int, count int) error {
 	}
 	return nil
 }
-
-
