@@ -70,6 +70,7 @@ func addTool[In scoped](s *Server, name string, h hints, outSchema *jsonschema.S
 		return err
 	}
 	if outSchema != nil {
+		explicitAny(outSchema)
 		tool.OutputSchema = outSchema
 	}
 	s.sdk.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -163,7 +164,15 @@ func errorResult(err error) *sdk.CallToolResult {
 // property described for an LLM. A property tools.md does not describe is
 // a build error, so no parameter reaches a model unexplained.
 func describe[In any](s *Server, name string, h hints) (*sdk.Tool, error) {
-	schema, err := jsonschema.For[In](nil)
+	var schema *jsonschema.Schema
+	var err error
+	if own, ok := any(*new(In)).(interface {
+		inputSchema() (*jsonschema.Schema, error)
+	}); ok {
+		schema, err = own.inputSchema()
+	} else {
+		schema, err = jsonschema.For[In](nil)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("mcp: schema of %s: %w", name, err)
 	}
@@ -195,6 +204,7 @@ func (s *Server) describeSchema(name string, schema *jsonschema.Schema, h hints)
 	if narrow, ok := narrowInputs[name]; ok {
 		narrow(schema)
 	}
+	explicitAny(schema)
 	s.schemas[name] = schema
 	destructive := h.destructive
 	return &sdk.Tool{
@@ -268,9 +278,7 @@ func (s *Server) registerTools() error {
 		addFileTool(s, "file_restore", destroy, s.fileRestore),
 		s.addMediaTool(),
 	}
-	for _, t := range formatTools() {
-		steps = append(steps, t.add(s, t.name, t.h))
-	}
+	steps = append(steps, s.addFormatTools()...)
 	if s.cfg.Runner != nil {
 		steps = append(steps, s.addScriptTool())
 	}

@@ -1,0 +1,35 @@
+package mcp
+
+import (
+	"reflect"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// anyValue is the schema of a JSON value of any scalar type: what a cell
+// holds. jsonschema-go writes Go's any as the schema true, which some
+// clients (the TypeScript SDK) reject inside a tool's schemas.
+var anyValue = jsonschema.Schema{Types: []string{"null", "boolean", "number", "string"}}
+
+// explicitAny replaces every "true" schema inside s by anyValue. Every
+// tool's input and output schemas pass through it.
+func explicitAny(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	fix := func(p **jsonschema.Schema) {
+		if *p != nil && reflect.DeepEqual(**p, jsonschema.Schema{}) {
+			v := anyValue
+			*p = &v
+			return
+		}
+		explicitAny(*p)
+	}
+	for k := range s.Properties {
+		p := s.Properties[k]
+		fix(&p)
+		s.Properties[k] = p
+	}
+	fix(&s.Items)
+	fix(&s.AdditionalProperties)
+}
