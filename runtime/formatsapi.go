@@ -46,7 +46,7 @@ func argError(err error) error {
 		return fmt.Errorf("unknown option %q", camel(field))
 	}
 	var te *json.UnmarshalTypeError
-	if ok := asType(err, &te); ok {
+	if errors.As(err, &te) {
 		return fmt.Errorf("%s must be %s, not %s", camel(te.Field), jsType(te.Type.Kind().String()), te.Value)
 	}
 	return err

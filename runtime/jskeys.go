@@ -1,8 +1,6 @@
 package runtime
 
 import (
-	"encoding/json"
-	"errors"
 	"strings"
 	"unicode"
 )
@@ -82,8 +80,6 @@ func camelKeys(v any) any {
 	}
 	return v
 }
-
-func asType(err error, target **json.UnmarshalTypeError) bool { return errors.As(err, target) }
 
 // jsType names a Go kind as a script writer knows it.
 func jsType(kind string) string {

@@ -14,6 +14,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io"
+	"strings"
 
 	"github.com/disintegration/imaging"
 	"golang.org/x/image/bmp"
@@ -72,24 +73,15 @@ var codecs = map[Format]codec{
 	TIFF: {tiff.DecodeConfig, tiff.Decode},
 }
 
-// Sniff names the format of data from its first bytes, "" when it is none
-// of the formats images reads.
+// Sniff names the format of data from its first bytes (content's magic-byte
+// detection), "" when it is none of the formats images reads.
 func Sniff(data []byte) Format {
-	switch {
-	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
-		return PNG
-	case bytes.HasPrefix(data, []byte("\xff\xd8\xff")):
-		return JPEG
-	case bytes.HasPrefix(data, []byte("GIF87a")), bytes.HasPrefix(data, []byte("GIF89a")):
-		return GIF
-	case len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WEBP":
-		return WebP
-	case bytes.HasPrefix(data, []byte("BM")):
-		return BMP
-	case bytes.HasPrefix(data, []byte("II*\x00")), bytes.HasPrefix(data, []byte("MM\x00*")):
-		return TIFF
+	mt := content.SniffMIME("", data[:min(len(data), content.SniffLen)])
+	f := Format(strings.TrimPrefix(mt, "image/"))
+	if _, ok := codecs[f]; !ok || !strings.HasPrefix(mt, "image/") {
+		return ""
 	}
-	return ""
+	return f
 }
 
 // Info describes an image as it is shown: width and height are after the

@@ -2,6 +2,7 @@ package spreadsheet
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/xuri/excelize/v2"
 
@@ -111,7 +112,7 @@ func formatted(v any) string {
 		return ""
 	}
 	if f, ok := v.(float64); ok {
-		return excelizeNumber(f)
+		return strconv.FormatFloat(f, 'f', -1, 64)
 	}
 	return v.(string)
 }

@@ -1,10 +1,6 @@
 package spreadsheet
 
-import (
-	"strconv"
-
-	"github.com/xuri/excelize/v2"
-)
+import "github.com/xuri/excelize/v2"
 
 // MaxRecalcCells is the largest workbook, in cells, whose formula results
 // Save refreshes itself; a larger one is only marked for recalculation
@@ -56,5 +52,3 @@ func (b *Book) refresh() {
 		_ = b.x.SetCellFormula(r.sheet, r.ref, r.formula)
 	}
 }
-
-func excelizeNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
