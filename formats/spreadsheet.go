@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"convfiles/content/spreadsheet"
+	"convfiles/files"
 )
 
 // SheetArgs name a file and one of its sheets ("" is the first).
@@ -12,25 +13,47 @@ type SheetArgs struct {
 	Sheet string `json:"sheet,omitempty"`
 }
 
-// openBook reads a workbook or a CSV for reading.
-func (e Env) openBook(op, file string) (*spreadsheet.Book, source, error) {
-	src, err := e.load(file)
-	if err != nil {
-		return nil, src, err
+// openBook opens a workbook or a CSV for reading. A CSV is streamed from
+// its file at each read, not held in memory. close closes both.
+func (e Env) openBook(op, file string) (b *spreadsheet.Book, name string, close func(), err error) {
+	if name, err = e.Space.Resolve(file); err != nil {
+		return nil, "", nil, err
 	}
-	b, err := spreadsheet.Open(src.data, src.name, spreadsheet.Limits{})
-	return b, src, refused(op, src.name, err)
+	f, info, err := e.Space.Open(name)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if info.Size > MaxInputBytes {
+		f.Close()
+		return nil, "", nil, files.E(op, files.KindTooLarge, name, "the file is "+files.FormatBytes(info.Size)+", more than the "+files.FormatBytes(MaxInputBytes)+" read at once", nil)
+	}
+	if b, err = spreadsheet.OpenReader(f, info.Size, name, spreadsheet.Limits{}); err != nil {
+		f.Close()
+		return nil, "", nil, refused(op, name, err)
+	}
+	return b, name, func() { b.Close(); f.Close() }, nil
+}
+
+// readBook runs read on a workbook opened for reading.
+func readBook[R any](e Env, op, file string, read func(b *spreadsheet.Book) (R, error)) (R, error) {
+	var zero R
+	b, name, closeBook, err := e.openBook(op, file)
+	if err != nil {
+		return zero, err
+	}
+	defer closeBook()
+	out, err := read(b)
+	if err != nil {
+		return zero, refused(op, name, err)
+	}
+	return out, nil
 }
 
 // ListSheets lists a workbook's sheets with their row and column counts.
 func ListSheets(ctx context.Context, e Env, a FileArgs) ([]spreadsheet.SheetInfo, error) {
-	b, src, err := e.openBook("spreadsheet.listSheets", a.File)
-	if err != nil {
-		return nil, err
-	}
-	defer b.Close()
-	out, err := b.ListSheets(ctx)
-	return out, refused("spreadsheet.listSheets", src.name, err)
+	return readBook(e, "spreadsheet.listSheets", a.File, func(b *spreadsheet.Book) ([]spreadsheet.SheetInfo, error) {
+		return b.ListSheets(ctx)
+	})
 }
 
 // SummaryArgs ask for a sheet's summary with up to Samples rows from the
@@ -42,13 +65,9 @@ type SummaryArgs struct {
 
 // SheetSummary streams a sheet once and describes it.
 func SheetSummary(ctx context.Context, e Env, a SummaryArgs) (spreadsheet.Summary, error) {
-	b, src, err := e.openBook("spreadsheet.getSheetSummary", a.File)
-	if err != nil {
-		return spreadsheet.Summary{}, err
-	}
-	defer b.Close()
-	out, err := b.Summary(ctx, a.Sheet, a.Samples)
-	return out, refused("spreadsheet.getSheetSummary", src.name, err)
+	return readBook(e, "spreadsheet.getSheetSummary", a.File, func(b *spreadsheet.Book) (spreadsheet.Summary, error) {
+		return b.Summary(ctx, a.Sheet, a.Samples)
+	})
 }
 
 // RangeArgs name a range of a sheet, like "A1:D50".
@@ -59,13 +78,9 @@ type RangeArgs struct {
 
 // ReadRange returns a range's values as rows.
 func ReadRange(ctx context.Context, e Env, a RangeArgs) ([][]any, error) {
-	b, src, err := e.openBook("spreadsheet.readRange", a.File)
-	if err != nil {
-		return nil, err
-	}
-	defer b.Close()
-	out, err := b.ReadRange(ctx, a.Sheet, a.Range)
-	return out, refused("spreadsheet.readRange", src.name, err)
+	return readBook(e, "spreadsheet.readRange", a.File, func(b *spreadsheet.Book) ([][]any, error) {
+		return b.ReadRange(ctx, a.Sheet, a.Range)
+	})
 }
 
 // CellArgs name one cell of a sheet, like "B2".
@@ -76,13 +91,9 @@ type CellArgs struct {
 
 // ReadCell returns one cell's value, formula and format.
 func ReadCell(ctx context.Context, e Env, a CellArgs) (spreadsheet.Cell, error) {
-	b, src, err := e.openBook("spreadsheet.readCell", a.File)
-	if err != nil {
-		return spreadsheet.Cell{}, err
-	}
-	defer b.Close()
-	out, err := b.ReadCell(ctx, a.Sheet, a.Cell)
-	return out, refused("spreadsheet.readCell", src.name, err)
+	return readBook(e, "spreadsheet.readCell", a.File, func(b *spreadsheet.Book) (spreadsheet.Cell, error) {
+		return b.ReadCell(ctx, a.Sheet, a.Cell)
+	})
 }
 
 // Edited is what a spreadsheet edit returns: the file written and what

@@ -1,6 +1,7 @@
 package spreadsheet
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"errors"
@@ -10,23 +11,26 @@ import (
 )
 
 // csvSheet is a CSV or TSV file read as a workbook of one sheet, named
-// after the file as LibreOffice names it.
+// after the file as LibreOffice names it. Each read streams the file.
 type csvSheet struct {
-	data  []byte
+	r     io.ReaderAt
+	size  int64
 	name  string
 	delim rune
 }
 
-func newCSVSheet(data []byte, name string) *csvSheet {
+func newCSVSheet(r io.ReaderAt, size int64, name string) *csvSheet {
 	base := path.Base(name)
-	s := &csvSheet{data: bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), name: strings.TrimSuffix(base, path.Ext(base)), delim: ','}
+	s := &csvSheet{r: r, size: size, name: strings.TrimSuffix(base, path.Ext(base)), delim: ','}
 	if s.name == "" {
 		s.name = "Sheet1"
 	}
 	if strings.EqualFold(path.Ext(name), ".tsv") {
 		s.delim = '\t'
 	} else {
-		s.delim = sniffDelimiter(s.data)
+		head := make([]byte, min(size, 64<<10))
+		n, _ := r.ReadAt(head, 0)
+		s.delim = sniffDelimiter(head[:n])
 	}
 	return s
 }
@@ -48,7 +52,11 @@ func sniffDelimiter(data []byte) rune {
 }
 
 func (s *csvSheet) rows() rowSource {
-	r := csv.NewReader(bytes.NewReader(s.data))
+	br := bufio.NewReaderSize(io.NewSectionReader(s.r, 0, s.size), 64<<10)
+	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
+		br.Discard(3)
+	}
+	r := csv.NewReader(br)
 	r.Comma = s.delim
 	r.FieldsPerRecord = -1
 	r.LazyQuotes = true

@@ -60,26 +60,36 @@ func IsCSV(name string) bool {
 	return ext == ".csv" || ext == ".tsv"
 }
 
-// Open reads a workbook. name chooses between CSV (.csv, .tsv) and XLSX;
-// an XLSX is recognized by its bytes whatever its name.
+// Open reads a workbook held in memory; see OpenReader.
 func Open(data []byte, name string, lim Limits) (*Book, error) {
+	return OpenReader(bytes.NewReader(data), int64(len(data)), name, lim)
+}
+
+// OpenReader reads a workbook of size bytes from r. name chooses between
+// CSV (.csv, .tsv) and XLSX; an XLSX is recognized by its bytes whatever
+// its name. A CSV is streamed from r at each read, never held; r must
+// stay readable until the Book is closed. An XLSX is read whole by
+// excelize, after its zip directory has passed the limits.
+func OpenReader(r io.ReaderAt, size int64, name string, lim Limits) (*Book, error) {
 	if lim == (Limits{}) {
 		lim = DefaultLimits
 	}
-	if !bytes.HasPrefix(data, []byte("PK\x03\x04")) {
+	magic := make([]byte, 4)
+	n, _ := r.ReadAt(magic, 0)
+	if !bytes.Equal(magic[:n], []byte("PK\x03\x04")) {
 		if IsCSV(name) {
-			return &Book{csv: newCSVSheet(data, name), lim: lim}, nil
+			return &Book{csv: newCSVSheet(r, size, name), lim: lim}, nil
 		}
 		return nil, content.Refuse(content.ErrUnsupported,
 			"%s is not a spreadsheet convfiles can read: XLSX workbooks and CSV or TSV files are supported", quote(name))
 	}
-	sheetXML, err := checkZip(data, lim)
+	sheetXML, err := checkZip(r, size, lim)
 	if err != nil {
 		return nil, err
 	}
 	b := &Book{sheetXML: sheetXML, lim: lim}
 	err = content.Guard("the workbook", func() (err error) {
-		b.x, err = excelize.OpenReader(bytes.NewReader(data), excelize.Options{
+		b.x, err = excelize.OpenReader(io.NewSectionReader(r, 0, size), excelize.Options{
 			UnzipSizeLimit:    lim.MaxUnzipped,
 			UnzipXMLSizeLimit: 16 << 20,
 		})
@@ -102,8 +112,8 @@ func Open(data []byte, name string, lim Limits) (*Book, error) {
 // or parts that claim to inflate past the limits. archive/zip fails a part
 // that inflates past what it claims, so the claims bind. It returns the
 // worksheets' inflated size.
-func checkZip(data []byte, lim Limits) (int64, error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+func checkZip(r io.ReaderAt, size int64, lim Limits) (int64, error) {
+	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return 0, content.Refuse(content.ErrDamaged, "the workbook is damaged: it is not a valid zip archive (%v)", err)
 	}
@@ -121,11 +131,11 @@ func checkZip(data []byte, lim Limits) (int64, error) {
 			sheets += n
 		}
 	}
-	allowed := min(lim.MaxUnzipped, max(lim.FreeUnzipped, lim.MaxRatio*int64(len(data))))
+	allowed := min(lim.MaxUnzipped, max(lim.FreeUnzipped, lim.MaxRatio*size))
 	if total > allowed {
 		return 0, content.Refuse(content.ErrTooLarge,
 			"the workbook would inflate from %s to %s, more than the %s convfiles allows for it: it looks like a zip bomb",
-			size(int64(len(data))), size(total), size(allowed))
+			byteSize(size), byteSize(total), byteSize(allowed))
 	}
 	return sheets, nil
 }
@@ -158,7 +168,7 @@ func (b *Book) editable() error {
 	if b.sheetXML > b.lim.MaxEditable {
 		return content.Refuse(content.ErrTooLarge,
 			"the workbook's sheets hold %s of cells, more than the %s convfiles edits in place; read it with readRange or getSheetSummary, and write the result to a new workbook",
-			size(b.sheetXML), size(b.lim.MaxEditable))
+			byteSize(b.sheetXML), byteSize(b.lim.MaxEditable))
 	}
 	return nil
 }

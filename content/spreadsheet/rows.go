@@ -143,4 +143,4 @@ func quoteList(names []string) string {
 	return s
 }
 
-func size(n int64) string { return bytesize.Format(n) }
+func byteSize(n int64) string { return bytesize.Format(n) }
