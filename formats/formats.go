@@ -92,9 +92,12 @@ func (e Env) write(ctx context.Context, name string, data []byte, opts files.Wri
 	return w, nil
 }
 
-// editAttempts is how many times an edit starts again when another writer
-// changed the file between its read and its write.
-const editAttempts = 3
+// editAttempts is how many times an edit starts again when other writers
+// changed the file between its read and its write: each failed attempt
+// means another edit landed, so n editors of one file all land within n
+// attempts; past 8 the file is being rewritten faster than it can be
+// edited, and the edit is refused as a conflict.
+const editAttempts = 8
 
 // edit changes a file in place: it reads it, has change make the new
 // content, and writes it only over the content it read (the earlier
