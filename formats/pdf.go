@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"convfiles/content"
 	"convfiles/content/images"
@@ -227,7 +226,15 @@ func SplitPages(ctx context.Context, e Env, a SplitArgs) ([]Written, error) {
 		return nil, files.E("pdf.splitPages", files.KindInvalid, src.name, "split into at most 500 parts at once", nil)
 	}
 	parts := make([]*bytes.Buffer, len(a.Ranges))
-	err = pdfs.Split(src.data, a.Ranges, func(i int) (io.Writer, error) {
+	names := make([]string, len(a.Ranges))
+	err = pdfs.Split(src.data, a.Ranges, func(i, from, to int) (io.Writer, error) {
+		suffix := fmt.Sprintf("-p%d-%d", from, to)
+		if from == to {
+			suffix = fmt.Sprintf("-p%d", from)
+		}
+		if names[i] = outputName("", src.name, suffix, ".pdf"); len(a.Names) > 0 {
+			names[i] = a.Names[i]
+		}
 		parts[i] = buffer(len(src.data) / max(1, len(a.Ranges)))
 		return parts[i], nil
 	})
@@ -236,12 +243,7 @@ func SplitPages(ctx context.Context, e Env, a SplitArgs) ([]Written, error) {
 	}
 	out := make([]Written, 0, len(parts))
 	for i, p := range parts {
-		name := ""
-		if len(a.Names) > 0 {
-			name = a.Names[i]
-		}
-		name = outputName(name, src.name, "-p"+strings.ReplaceAll(strings.TrimSpace(a.Ranges[i]), " ", ""), ".pdf")
-		w, err := e.save(ctx, name, p.Bytes(), src)
+		w, err := e.save(ctx, names[i], p.Bytes(), src)
 		if err != nil {
 			return out, err
 		}

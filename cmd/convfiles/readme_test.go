@@ -78,6 +78,14 @@ func TestReadmeExamples(t *testing.T) {
 	assertSameJSON(t, "quick start report", out, jsonBlocks[0])
 	checkQuickstartLinks(t, c, out, jsonBlocks[1], curls)
 
+	// The PDF example works on an uploaded form: the one the tests fill.
+	form, err := os.ReadFile("../../content/testdata/form.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(c.dataDir, "files", "demo", "form.pdf"), form, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for i, src := range jsBlocks[1:] {
 		code, out, errs := c.run(src, "run", "--conversation", "demo", "-")
 		if code != 0 || strings.Contains(out, "undefined") {

@@ -117,8 +117,9 @@ func Merge(docs [][]byte, w io.Writer) (int, error) {
 }
 
 // Split writes, for each range ("1-3", "4", "5-"), a document of those
-// pages, through open, which returns the writer for part i.
-func Split(data []byte, ranges []string, open func(i int) (io.Writer, error)) error {
+// pages, through open, which returns the writer for part i, pages from to
+// to.
+func Split(data []byte, ranges []string, open func(i, from, to int) (io.Writer, error)) error {
 	ctx, conf, err := parse(data, model.TRIM, true)
 	if err != nil {
 		return err
@@ -132,7 +133,7 @@ func Split(data []byte, ranges []string, open func(i int) (io.Writer, error)) er
 		if err != nil {
 			return err
 		}
-		w, err := open(i)
+		w, err := open(i, from, to)
 		if err != nil {
 			return err
 		}

@@ -108,7 +108,7 @@ func TestEditsPagesAndText(t *testing.T) {
 		t.Fatalf("merge: %d %v", n, err)
 	}
 	var parts []*bytes.Buffer
-	err := pdfs.Split(merged.Bytes(), []string{"1-2", "3", "4-"}, func(int) (io.Writer, error) {
+	err := pdfs.Split(merged.Bytes(), []string{"1-2", "3", "4-"}, func(int, int, int) (io.Writer, error) {
 		b := &bytes.Buffer{}
 		parts = append(parts, b)
 		return b, nil
@@ -124,7 +124,7 @@ func TestEditsPagesAndText(t *testing.T) {
 	if text := pdftotext(t, parts[2].Bytes()); !strings.Contains(text, "Reviewed by convfiles") {
 		t.Fatalf("the last part's text:\n%s", text)
 	}
-	err = pdfs.Split(merged.Bytes(), []string{"3-9"}, func(int) (io.Writer, error) { return io.Discard, nil })
+	err = pdfs.Split(merged.Bytes(), []string{"3-9"}, func(int, int, int) (io.Writer, error) { return io.Discard, nil })
 	if !errors.Is(err, content.ErrBadRequest) {
 		t.Fatalf("pages 3-9 of 4: %v", err)
 	}
