@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"strings"
@@ -63,17 +64,33 @@ func (e Env) load(idOrName string) (source, error) {
 	return source{name: name, info: info, data: data}, err
 }
 
-// save writes data as the new file name, made from the file from: it is
-// recorded as derived from it.
-func (e Env) save(ctx context.Context, name string, data []byte, from source) (Written, error) {
+// save writes data as a new file made from the file from, recorded as
+// derived from it. output is the caller's name for it, which replaces a
+// file of that name (keeping it as a version); without one, the file gets
+// the default name, or the first of name-2, name-3… that is free: a
+// default name never replaces a file.
+func (e Env) save(ctx context.Context, output, def string, data []byte, from source) (Written, error) {
 	opts := e.Write
-	if from.name != name {
-		opts.Source = files.SourceDerived
-		if rec, err := e.Space.Record(from.name); err == nil {
-			opts.DerivedFrom = rec.ID
-		}
+	opts.Source = files.SourceDerived
+	if rec, err := e.Space.Record(from.name); err == nil {
+		opts.DerivedFrom = rec.ID
 	}
-	return e.write(ctx, name, data, opts)
+	if output != "" {
+		return e.write(ctx, output, data, opts)
+	}
+	opts.NoReplace = true
+	ext := path.Ext(def)
+	for n := 1; ; n++ {
+		name := def
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d%s", strings.TrimSuffix(def, ext), n, ext)
+		}
+		w, err := e.write(ctx, name, data, opts)
+		if n < 100 && errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return w, err
+	}
 }
 
 func (e Env) write(ctx context.Context, name string, data []byte, opts files.WriteOptions) (Written, error) {
@@ -153,12 +170,9 @@ func refused(op, name string, err error) error {
 	return files.E(op, kind, name, r.Msg, nil)
 }
 
-// outputName returns the name a derived file gets: the caller's, or the
-// source's name with a suffix and extension ("photo-1024x768.jpg").
-func outputName(given, src, suffix, ext string) string {
-	if given != "" {
-		return given
-	}
+// derivedName is the default name of a file made from src: its name with
+// a suffix and an extension ("photo-1024x768.jpg").
+func derivedName(src, suffix, ext string) string {
 	dir, base := path.Split(src)
 	stem := strings.TrimSuffix(base, path.Ext(base))
 	if ext == "" {

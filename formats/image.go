@@ -22,9 +22,10 @@ func ImageInfo(_ context.Context, e Env, a FileArgs) (images.Info, error) {
 
 // ImageOutput says where and how a new image is written.
 type ImageOutput struct {
-	// Output names the new file; by default it is named after the source
-	// with what was done ("photo-1024x768.jpg"). The source's own name
-	// edits it in place, keeping the earlier content as a version.
+	// Output names the new file, replacing a file of that name (kept as a
+	// version), the source included. By default it is named after the
+	// source with what was done ("photo-1024x768.jpg"), never replacing a
+	// file: "photo-1024x768-2.jpg" when that name is taken.
 	Output   string `json:"output,omitempty"`
 	Quality  int    `json:"quality,omitempty"`  // JPEG and WebP, 1–100
 	Lossless bool   `json:"lossless,omitempty"` // WebP
@@ -64,11 +65,7 @@ func (e Env) transform(ctx context.Context, op, file string, o ImageOutput, f im
 	if err := images.Encode(buf, out, f, images.EncodeOptions{Quality: o.Quality, Lossless: o.Lossless}); err != nil {
 		return ImageWritten{}, refused(op, src.name, err)
 	}
-	name := outputName(o.Output, src.name, suffix(out), f.Extension())
-	if o.Output == "" && name == src.name { // a default name never replaces the source
-		name = outputName("", src.name, "-"+string(f), f.Extension())
-	}
-	w, err := e.save(ctx, name, buf.Bytes(), src)
+	w, err := e.save(ctx, o.Output, derivedName(src.name, suffix(out), f.Extension()), buf.Bytes(), src)
 	if err != nil {
 		return ImageWritten{}, err
 	}

@@ -200,7 +200,7 @@ func Merge(ctx context.Context, e Env, a MergeArgs) (PDFEdited, error) {
 	if err != nil {
 		return PDFEdited{}, refused("pdf.merge", a.Output, err)
 	}
-	w, err := e.save(ctx, a.Output, buf.Bytes(), first)
+	w, err := e.save(ctx, a.Output, "", buf.Bytes(), first)
 	return PDFEdited{File: w, Pages: n}, err
 }
 
@@ -226,15 +226,13 @@ func SplitPages(ctx context.Context, e Env, a SplitArgs) ([]Written, error) {
 		return nil, files.E("pdf.splitPages", files.KindInvalid, src.name, "split into at most 500 parts at once", nil)
 	}
 	parts := make([]*bytes.Buffer, len(a.Ranges))
-	names := make([]string, len(a.Ranges))
+	defaults := make([]string, len(a.Ranges))
 	err = pdfs.Split(src.data, a.Ranges, func(i, from, to int) (io.Writer, error) {
 		suffix := fmt.Sprintf("-p%d-%d", from, to)
 		if from == to {
 			suffix = fmt.Sprintf("-p%d", from)
 		}
-		if names[i] = outputName("", src.name, suffix, ".pdf"); len(a.Names) > 0 {
-			names[i] = a.Names[i]
-		}
+		defaults[i] = derivedName(src.name, suffix, ".pdf")
 		parts[i] = buffer(len(src.data) / max(1, len(a.Ranges)))
 		return parts[i], nil
 	})
@@ -243,7 +241,11 @@ func SplitPages(ctx context.Context, e Env, a SplitArgs) ([]Written, error) {
 	}
 	out := make([]Written, 0, len(parts))
 	for i, p := range parts {
-		w, err := e.save(ctx, names[i], p.Bytes(), src)
+		given := ""
+		if len(a.Names) > 0 {
+			given = a.Names[i]
+		}
+		w, err := e.save(ctx, given, defaults[i], p.Bytes(), src)
 		if err != nil {
 			return out, err
 		}
