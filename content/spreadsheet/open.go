@@ -137,7 +137,26 @@ func checkZip(r io.ReaderAt, size int64, lim Limits) (int64, error) {
 			"the workbook would inflate from %s to %s, more than the %s convfiles allows for it: it looks like a zip bomb",
 			byteSize(size), byteSize(total), byteSize(allowed))
 	}
+	// excelize reads a part that inflates past its claimed size, or fails
+	// its checksum, as a shorter part without an error: a sheet would
+	// silently lose rows. Each part is inflated once here, within the
+	// claims the limits accepted, and archive/zip checks both.
+	for _, f := range zr.File {
+		if err := verifyPart(f); err != nil {
+			return 0, content.Refuse(content.ErrDamaged, "the workbook is damaged: its part %s does not match its directory (%v)", f.Name, err)
+		}
+	}
 	return sheets, nil
+}
+
+func verifyPart(f *zip.File) error {
+	rc, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	_, err = io.Copy(io.Discard, rc)
+	return err
 }
 
 // Close releases the workbook and its temporary files.

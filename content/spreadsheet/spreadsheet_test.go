@@ -3,13 +3,17 @@ package spreadsheet_test
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"context"
 	"encoding/csv"
 	"errors"
+	"hash/crc32"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -209,4 +213,88 @@ func TestMalformedWorkbooksAreRefused(t *testing.T) {
 		}
 		t.Logf("%s: refused in %v: %v", name, time.Since(start), err)
 	}
+}
+
+// TestLimitsAreEnforced tries each limit of a workbook: its parts, the
+// size it may be edited at, and the cells one read returns.
+func TestLimitsAreEnforced(t *testing.T) {
+	data, _ := os.ReadFile(filepath.Join("..", "testdata", "budget.xlsx"))
+	few := spreadsheet.DefaultLimits
+	few.MaxParts = 2
+	if _, err := spreadsheet.Open(data, "b.xlsx", few); !errors.Is(err, content.ErrTooLarge) {
+		t.Errorf("a workbook of more parts than allowed: %v", err)
+	}
+	small := spreadsheet.DefaultLimits
+	small.MaxEditable = 10
+	b, err := spreadsheet.Open(data, "b.xlsx", small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.WriteRange("Budget", "A1", [][]any{{1.0}}); !errors.Is(err, content.ErrTooLarge) {
+		t.Errorf("editing a workbook over MaxEditable: %v", err)
+	}
+	if c, err := b.ReadCell(ctx, "Budget", "D5"); err != nil || c.Value != 90.0 {
+		t.Errorf("reading a cell of it still streams: %+v %v", c, err)
+	}
+	if _, err := b.ReadRange(ctx, "Budget", "A1:Z5000"); !errors.Is(err, content.ErrTooLarge) {
+		t.Errorf("a range of 130,000 cells: %v", err)
+	}
+}
+
+// TestZipThatLiesAboutItsSizeIsRefused: a part that inflates past the size
+// its directory claims is caught while it is read, not believed. The same
+// workbook with honest sizes opens: the lie alone is refused.
+func TestZipThatLiesAboutItsSizeIsRefused(t *testing.T) {
+	good, _ := os.ReadFile(filepath.Join("..", "testdata", "budget.xlsx"))
+	for _, lie := range []bool{false, true} {
+		b, err := spreadsheet.Open(rebuilt(t, good, lie), "liar.xlsx", spreadsheet.Limits{})
+		if err == nil {
+			_, err = b.Summary(ctx, "Budget", 5)
+		}
+		if lie && !errors.Is(err, content.ErrDamaged) {
+			t.Fatalf("a sheet claiming 100 bytes that inflates to 6 MiB: %v", err)
+		}
+		if !lie && err != nil {
+			t.Fatalf("the same workbook with honest sizes: %v", err)
+		}
+	}
+}
+
+// rebuilt copies an XLSX, padding its first sheet to 6 MiB with an XML
+// comment; with lie, the sheet's directory entry claims 100 bytes.
+func rebuilt(t *testing.T, xlsx []byte, lie bool) []byte {
+	zr, err := zip.NewReader(bytes.NewReader(xlsx), int64(len(xlsx)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range zr.File {
+		rc, _ := f.Open()
+		part, _ := io.ReadAll(rc)
+		rc.Close()
+		if f.Name != "xl/worksheets/sheet1.xml" {
+			w, _ := zw.Create(f.Name)
+			w.Write(part)
+			continue
+		}
+		end := bytes.LastIndex(part, []byte("</worksheet>"))
+		padded := append(append(append([]byte{}, part[:end]...), "<!--"+strings.Repeat(" ", 6<<20)+"-->"...), part[end:]...)
+		var comp bytes.Buffer
+		fw, _ := flate.NewWriter(&comp, flate.BestCompression)
+		fw.Write(padded)
+		fw.Close()
+		claimed := uint64(len(padded))
+		if lie {
+			claimed = 100
+		}
+		w, err := zw.CreateRaw(&zip.FileHeader{Name: f.Name, Method: zip.Deflate, CRC32: crc32.ChecksumIEEE(padded),
+			CompressedSize64: uint64(comp.Len()), UncompressedSize64: claimed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(comp.Bytes())
+	}
+	zw.Close()
+	return buf.Bytes()
 }
