@@ -15,7 +15,7 @@ run() { # file, package, pattern, extra args...
 }
 
 # SUMMARY_ONLY=1 bench/run.sh reprints the table from the last run's output.
-if [ -z "${SUMMARY_ONLY:-}" ]; then
+if [ -z "${SUMMARY_ONLY:-}" ] && [ -z "${FORMATS:-}" ]; then
 	run hello.txt ./runtime 'HelloWorld|TypeScript' -benchtime 2s
 	run writeread-disk.txt ./runtime 'WriteReadMiB' -benchtime 500x
 	CONVFILES_BENCH_DIR=/dev/shm run writeread-tmpfs.txt ./runtime 'WriteReadMiB' -benchtime 500x
@@ -26,6 +26,10 @@ if [ -z "${SUMMARY_ONLY:-}" ]; then
 	run readlines.txt ./files 'ReadLinesGiB' -benchtime 20x
 	run upload.txt ./routes 'UploadVsCp' -benchtime 5x
 	run events.txt ./routes 'EventLatency' -benchtime 1x
+fi
+# Format-aware files (issue 6); FORMATS=1 runs only these.
+if [ -z "${SUMMARY_ONLY:-}" ] || [ -n "${FORMATS:-}" ]; then
+	run formats.txt ./formats 'Summary200k|ExtractText100|Resize4000' -benchtime 2x
 fi
 
 # median VALUE of metric UNIT for benchmark NAME in FILE
@@ -63,4 +67,10 @@ up=$(median upload.txt UploadVsCp/upload MB/s); cp=$(median upload.txt UploadVsC
 echo "upload 256 MiB: ${up} MB/s; cp ${cp} MB/s (ratio $(ratio "$up" "$cp")); cp+sync ${cps} MB/s (ratio $(ratio "$up" "$cps"))"
 for c in browser go-client; do
 	echo "event latency, write to $c: p50 $(median events.txt "EventLatency/$c" p50-ms) ms, p99 $(median events.txt "EventLatency/$c" p99-ms) ms"
+done
+echo "format operations (medians; peak-MiB is the rise of peak resident memory over rest):"
+for pair in Summary200k/excelize ExtractText100/ledongthuc Resize4000/imaging; do
+	op=${pair%%/*} lib=${pair#*/}
+	c=$(median formats.txt "$op/convfiles" ns/op); l=$(median formats.txt "$op/$lib" ns/op)
+	echo "  $op: convfiles $(ratio "$c" 1e6) ms, peak +$(median formats.txt "$op/convfiles" peak-MiB) MiB; $lib alone $(ratio "$l" 1e6) ms, peak +$(median formats.txt "$op/$lib" peak-MiB) MiB; ratio $(ratio "$c" "$l")"
 done

@@ -8,6 +8,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"convfiles/files"
+	"convfiles/formats"
 )
 
 // Paging bounds of file listings.
@@ -27,6 +28,8 @@ func (s *Server) registerAPI(r *mux.Router) {
 	api.HandleFunc("/files/{id}", s.handleDeleteFile).Methods(http.MethodDelete)
 	api.HandleFunc("/files/{id}/download", s.handleDownload).Methods(http.MethodGet, http.MethodHead)
 	api.HandleFunc("/files/{id}/view", s.handleView).Methods(http.MethodGet, http.MethodHead)
+	api.HandleFunc("/files/{id}/preview", s.handlePreview).Methods(http.MethodGet)
+	api.HandleFunc("/files/{id}/thumbnail", s.handleThumbnail).Methods(http.MethodGet, http.MethodHead)
 	api.HandleFunc("/files/{id}/rename", s.handleRename).Methods(http.MethodPost)
 	api.HandleFunc("/files/{id}/copy", s.handleCopy).Methods(http.MethodPost)
 	api.HandleFunc("/files/{id}/versions", s.handleVersions).Methods(http.MethodGet)
@@ -42,11 +45,23 @@ type fileJSON struct {
 	URL         string `json:"url"`
 	DownloadURL string `json:"download_url"`
 	ViewURL     string `json:"view_url"`
+	// PreviewURL is set for images, PDFs and spreadsheets, ThumbnailURL
+	// for images.
+	PreviewURL   string `json:"preview_url,omitempty"`
+	ThumbnailURL string `json:"thumbnail_url,omitempty"`
 }
 
 func (s *Server) fileJSON(rec files.Record) fileJSON {
 	base := s.links.api("/api/files/" + rec.ID)
-	return fileJSON{Record: rec, URL: s.links.URL(rec.Conversation, rec.Name), DownloadURL: base + "/download", ViewURL: base + "/view"}
+	j := fileJSON{Record: rec, URL: s.links.URL(rec.Conversation, rec.Name), DownloadURL: base + "/download", ViewURL: base + "/view"}
+	switch formats.PreviewKind(rec.Name, rec.MIME) {
+	case formats.PreviewImage:
+		j.ThumbnailURL = base + "/thumbnail"
+		fallthrough
+	case formats.PreviewPDF, formats.PreviewSpreadsheet:
+		j.PreviewURL = base + "/preview"
+	}
+	return j
 }
 
 func (s *Server) handleConversations(w http.ResponseWriter, r *http.Request) {

@@ -11,7 +11,7 @@ import (
 	"github.com/gorilla/mux"
 )
 
-//go:embed web/index.html web/app.js web/app.css
+//go:embed web/index.html web/app.js web/preview.js web/app.css
 var webFiles embed.FS
 
 // pageCSP lets the page load only its own script, style, images and
@@ -39,9 +39,10 @@ func loadAsset(name, ctype string) asset {
 // registerPage serves the web page at / and its script and style.
 func (s *Server) registerPage(r *mux.Router) {
 	for path, a := range map[string]asset{
-		"/":        loadAsset("index.html", "text/html; charset=utf-8"),
-		"/app.js":  loadAsset("app.js", "text/javascript; charset=utf-8"),
-		"/app.css": loadAsset("app.css", "text/css; charset=utf-8"),
+		"/":           loadAsset("index.html", "text/html; charset=utf-8"),
+		"/app.js":     loadAsset("app.js", "text/javascript; charset=utf-8"),
+		"/preview.js": loadAsset("preview.js", "text/javascript; charset=utf-8"),
+		"/app.css":    loadAsset("app.css", "text/css; charset=utf-8"),
 	} {
 		r.Handle(path, a).Methods(http.MethodGet, http.MethodHead)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	goruntime "runtime"
 	"runtime/debug"
 	"strings"
 
@@ -49,6 +50,8 @@ type Server struct {
 	scripts scriptFiles
 	rates   RateLimits
 	limits  *limits
+	// previews holds a token per preview or thumbnail being made.
+	previews chan struct{}
 	// closing is cancelled by Shutdown: long-lived responses (event streams)
 	// end so a graceful shutdown does not wait for them forever.
 	closing  context.Context
@@ -70,7 +73,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{store: cfg.Store, links: cfg.Links, log: cfg.Logger, headers: newHeaderCache(4096),
 		runner: cfg.Runner, work: cfg.Workspace, scripts: scriptFiles{cfg.ScriptFiles, cfg.DefaultScriptSpace},
-		rates: cfg.RateLimits, limits: newLimits(cfg.RateLimits)}
+		rates: cfg.RateLimits, limits: newLimits(cfg.RateLimits), previews: newPreviewSlots(goruntime.NumCPU())}
 	s.closing, s.shutdown = context.WithCancel(context.Background())
 	r := mux.NewRouter()
 	// Names are matched as they were sent, percent-encoded, and decoded once

@@ -155,9 +155,9 @@ func checkQuickstartLinks(t *testing.T, c *cli, report, errorExample string, cur
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	assertSameJSON(t, "error envelope", string(b), errorExample)
-	fileID := ""
+	fileID, imageID := "", fileIDOf(t, addr, "demo", "chart.png")
 	for _, line := range curls {
-		out := runCurl(t, "http://"+addr, strings.ReplaceAll(line, "FILE_ID", fileID))
+		out := runCurl(t, "http://"+addr, strings.NewReplacer("FILE_ID", fileID, "IMAGE_ID", imageID).Replace(line))
 		if fileID == "" && strings.Contains(line, "/api/files/upload") {
 			var up struct {
 				Result struct{ Files []struct{ ID string } }
@@ -172,6 +172,23 @@ func checkQuickstartLinks(t *testing.T, c *cli, report, errorExample string, cur
 	if b, err := os.ReadFile(filepath.Join(c.dataDir, "files", "demo", "hi.txt")); err != nil || string(b) != "hello" {
 		t.Errorf("the README's /execute example did not write hi.txt: %v %q", err, b)
 	}
+}
+
+// fileIDOf finds the ID of a file through the REST API.
+func fileIDOf(t *testing.T, addr, conv, name string) string {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/api/conversations/" + conv + "/files?pattern=" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var list struct {
+		Result struct{ Files []struct{ ID string } }
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || len(list.Result.Files) != 1 {
+		t.Fatalf("%s in %s: %v %+v", name, conv, err, list)
+	}
+	return list.Result.Files[0].ID
 }
 
 // runCurl sends what a README curl line sends, to base instead of
@@ -205,6 +222,8 @@ func runCurl(t *testing.T, base, line string) []byte {
 		case "-N":
 			stream = true
 		case "-OJ":
+		case "-o":
+			i++
 		default:
 			target = strings.Replace(args[i], "http://localhost:8080", base, 1)
 		}

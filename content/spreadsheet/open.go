@@ -89,7 +89,7 @@ func OpenReader(r io.ReaderAt, size int64, name string, lim Limits) (*Book, erro
 	}
 	b := &Book{sheetXML: sheetXML, lim: lim}
 	err = content.Guard("the workbook", func() (err error) {
-		b.x, err = excelize.OpenReader(io.NewSectionReader(r, 0, size), excelize.Options{
+		b.x, err = openExcelize(r, size, excelize.Options{
 			UnzipSizeLimit:    lim.MaxUnzipped,
 			UnzipXMLSizeLimit: 16 << 20,
 		})

@@ -2,6 +2,7 @@ package spreadsheet
 
 import (
 	"context"
+	"slices"
 
 	"convfiles/content"
 )
@@ -69,7 +70,13 @@ func (b *Book) Summary(ctx context.Context, sheet string, samples int) (Summary,
 		return Summary{}, err
 	}
 	s := Summary{Sheet: name, Headers: []any{}, Top: []Row{}, Bottom: []Row{}}
-	ring := make([]Row, 0, samples)
+	// The ring holds the last rows as read, each slot's slice reused, and
+	// only the rows kept are typed: a long sheet costs no allocation per row.
+	type rawRow struct {
+		num   int
+		cells []string
+	}
+	ring := make([]rawRow, 0, samples)
 	start := 0 // ring's oldest entry once it is full
 	last, err := walk(ctx, src, 0, func(num int, cells []string) bool {
 		s.Columns = max(s.Columns, len(cells))
@@ -81,9 +88,9 @@ func (b *Book) Summary(ctx context.Context, sheet string, samples int) (Summary,
 		case len(cells) == 0:
 			// blank rows are not sampled; the ring keeps the last rows with data
 		case len(ring) < samples:
-			ring = append(ring, Row{num, values(cells)})
+			ring = append(ring, rawRow{num, slices.Clone(cells)})
 		default:
-			ring[start] = Row{num, values(cells)}
+			ring[start] = rawRow{num, append(ring[start].cells[:0], cells...)}
 			start = (start + 1) % samples
 		}
 		return true
@@ -93,8 +100,8 @@ func (b *Book) Summary(ctx context.Context, sheet string, samples int) (Summary,
 	}
 	s.Rows = last
 	for i := range ring {
-		if r := ring[(start+i)%len(ring)]; r.Row <= last {
-			s.Bottom = append(s.Bottom, r)
+		if r := ring[(start+i)%len(ring)]; r.num <= last {
+			s.Bottom = append(s.Bottom, Row{r.num, values(r.cells)})
 		}
 	}
 	for len(s.Top) > 0 && s.Top[len(s.Top)-1].Row > last { // blank rows after the data

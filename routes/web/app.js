@@ -104,6 +104,9 @@ function card(f) {
   const c = el("div", { class: "card" + (state.fresh.has(f.id) ? " fresh" : ""), "data-id": f.id, "data-name": f.name });
   state.fresh.delete(f.id);
   const when = new Date(f.modified_on).toLocaleString();
+  if (f.thumbnail_url) {
+    c.append(el("img", { class: "thumb", src: f.thumbnail_url + "?size=256", alt: "", loading: "lazy", onclick: () => preview(f) }));
+  }
   c.append(
     el("div", { class: "name" }, f.name),
     el("div", { class: "meta" }, el("span", { class: "size" }, humanSize(f.size)), " · ",
@@ -142,25 +145,6 @@ function upload(fileList) {
   };
   xhr.onerror = () => { $("progress").hidden = true; say("Upload failed: the connection broke", true); };
   xhr.send(form);
-}
-
-// Types a browser can show without running anything; the server agrees.
-const imageTypes = ["image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp"];
-
-async function preview(f) {
-  const body = openPanel("Preview: " + f.name);
-  if (imageTypes.includes(f.mime_type)) {
-    body.append(el("img", { src: f.view_url, alt: f.name }));
-  } else if (f.mime_type === "application/pdf") {
-    body.append(el("iframe", { src: f.view_url, title: f.name }));
-  } else if (f.mime_type.startsWith("text/") || f.mime_type === "application/json") {
-    // Text, HTML and SVG included, is shown as text: fetched, never rendered.
-    const resp = await fetch(f.view_url, { headers: { Range: "bytes=0-65535" } });
-    const text = await resp.text();
-    body.append(el("pre", { class: "text" }, text + (f.size > 65536 ? "\n… (first 64 KiB of " + humanSize(f.size) + ")" : "")));
-  } else {
-    body.append(el("p", {}, "No preview for " + f.mime_type + "; download it instead."));
-  }
 }
 
 async function showVersions(f) {

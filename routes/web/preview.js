@@ -1,0 +1,88 @@
+// convfiles web page: previews. Images are shown as they are, with their
+// size and format; PDFs with their metadata, the start of the first page's
+// text and the browser's own viewer; spreadsheets (XLSX, CSV, TSV) as a
+// table of their first and last rows, sheet by sheet; text as text. What
+// the server reads of a file comes from GET /api/files/{id}/preview.
+// Every value shown is written with textContent, never as HTML.
+"use strict";
+
+async function preview(f, sheet) {
+  const body = openPanel("Preview: " + f.name);
+  if (f.preview_url) {
+    const loading = el("p", { class: "loading" }, "Reading " + humanSize(f.size) + "…");
+    body.append(loading);
+    try {
+      const query = sheet !== undefined ? "?sheet=" + encodeURIComponent(sheet) : "";
+      const { preview: p } = await api(f.preview_url + query);
+      loading.remove();
+      if (p.kind === "image") showImage(body, f, p.image);
+      else if (p.kind === "pdf") showPDF(body, f, p.pdf);
+      else if (p.kind === "spreadsheet") showSheet(body, f, p.spreadsheet);
+    } catch (err) {
+      loading.remove();
+      body.append(el("p", { class: "error" }, "No preview: " + err.message));
+    }
+  } else if (f.mime_type.startsWith("text/") || f.mime_type === "application/json") {
+    // Text, HTML and SVG included, is shown as text: fetched, never rendered.
+    const resp = await fetch(f.view_url, { headers: { Range: "bytes=0-65535" } });
+    const text = await resp.text();
+    body.append(el("pre", { class: "text" }, text + (f.size > 65536 ? "\n… (first 64 KiB of " + humanSize(f.size) + ")" : "")));
+  } else {
+    body.append(el("p", {}, "No preview for " + f.mime_type + "; download it instead."));
+  }
+}
+
+// facts renders name–value pairs, leaving out the empty ones.
+function facts(pairs) {
+  const dl = el("dl", { class: "facts" });
+  for (const [k, v] of pairs) {
+    if (v === "" || v === undefined || v === null) continue;
+    dl.append(el("dt", {}, k), el("dd", {}, String(v)));
+  }
+  return dl;
+}
+
+function showImage(body, f, info) {
+  body.append(
+    facts([["Size", info.width + " × " + info.height + " px"], ["Format", info.format.toUpperCase()],
+      ["Color", info.color_model + ", " + info.bit_depth + "-bit"],
+      ["Orientation", info.orientation !== 1 ? "EXIF " + info.orientation + " (shown upright)" : ""]]),
+    // The server's rendering, turned the way the EXIF says, up to 1024 px.
+    el("img", { src: f.thumbnail_url + "?size=1024", alt: f.name }));
+}
+
+function showPDF(body, f, pdf) {
+  const info = pdf.info, first = (info.page_sizes || [])[0];
+  body.append(facts([["Pages", info.pages], ["Page size", first ? Math.round(first.width) + " × " + Math.round(first.height) + " pt" : ""],
+    ["Title", info.title], ["Author", info.author], ["Producer", info.producer], ["PDF version", info.version],
+    ["Form", info.has_form ? "yes: read it with files.pdf.getFormFields" : ""], ["Encrypted", info.encrypted ? "yes" : ""]]));
+  if (pdf.first_page) {
+    body.append(el("h4", {}, "Page 1"), el("pre", { class: "text pdf-text" }, pdf.first_page + (pdf.truncated ? "\n…" : "")));
+  }
+  body.append(el("iframe", { src: f.view_url, title: f.name }));
+}
+
+function showSheet(body, f, sheet) {
+  const s = sheet.summary;
+  if (sheet.sheets.length > 1) {
+    body.append(el("div", { class: "sheets", role: "tablist" }, ...sheet.sheets.map((name) =>
+      el("button", { type: "button", role: "tab", class: name === s.sheet ? "current" : "", "aria-selected": String(name === s.sheet),
+        onclick: () => preview(f, name) }, name))));
+  }
+  body.append(facts([["Sheet", s.sheet], ["Rows", s.rows.toLocaleString()], ["Columns", s.columns], ["Used range", s.range]]));
+  if (!s.rows) {
+    body.append(el("p", {}, "The sheet is empty."));
+    return;
+  }
+  const cell = (tag, v) => el(tag, {}, v === null || v === undefined ? "" : String(v));
+  const row = (r) => el("tr", {}, el("th", { class: "rownum" }, String(r.row)), ...r.values.map((v) => cell("td", v)));
+  const rows = [el("tr", {}, el("th", { class: "rownum" }, "1"), ...s.headers.map((v) => cell("th", v)))];
+  rows.push(...s.top.map(row));
+  const lastTop = s.top.length ? s.top[s.top.length - 1].row : 1;
+  if (s.bottom.length && s.bottom[0].row > lastTop + 1) {
+    const hidden = s.bottom[0].row - lastTop - 1;
+    rows.push(el("tr", { class: "gap" }, el("td", { colspan: String(s.columns + 1) }, "⋯ " + hidden.toLocaleString() + " more rows ⋯")));
+  }
+  rows.push(...s.bottom.map(row));
+  body.append(el("div", { class: "sheet" }, el("table", {}, ...rows)));
+}
