@@ -81,4 +81,3 @@ func TestWebPreviewsInChromium(t *testing.T) {
 	poll("the image's size", `document.querySelector("#panel-body dl.facts dd")?.textContent === "800 × 600 px"`)
 	poll("the image", `(() => { const i = document.querySelector("#panel-body > img"); return !!i && i.complete && i.naturalWidth === 800 })()`)
 }
-
