@@ -105,7 +105,7 @@ function card(f) {
   state.fresh.delete(f.id);
   const when = new Date(f.modified_on).toLocaleString();
   if (f.thumbnail_url) {
-    c.append(el("img", { class: "thumb", src: f.thumbnail_url + "?size=256", alt: "", loading: "lazy", onclick: () => preview(f) }));
+    c.append(el("img", { class: "thumb", src: local(f.thumbnail_url) + "?size=256", alt: "", loading: "lazy", onclick: () => preview(f) }));
   }
   c.append(
     el("div", { class: "name" }, f.name),

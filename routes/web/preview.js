@@ -6,6 +6,15 @@
 // Every value shown is written with textContent, never as HTML.
 "use strict";
 
+// local turns a link the API gives (absolute, on the server's public base
+// URL) into a path on this page's own origin: the page may have been opened
+// under another name for the same server (localhost, 127.0.0.1), and its
+// fetches and its Content-Security-Policy allow only its own origin.
+function local(url) {
+  const u = new URL(url, location.href);
+  return u.pathname + u.search;
+}
+
 async function preview(f, sheet) {
   const body = openPanel("Preview: " + f.name);
   if (f.preview_url) {
@@ -13,7 +22,7 @@ async function preview(f, sheet) {
     body.append(loading);
     try {
       const query = sheet !== undefined ? "?sheet=" + encodeURIComponent(sheet) : "";
-      const { preview: p } = await api(f.preview_url + query);
+      const { preview: p } = await api(local(f.preview_url) + query);
       loading.remove();
       if (p.kind === "image") showImage(body, f, p.image);
       else if (p.kind === "pdf") showPDF(body, f, p.pdf);
@@ -24,7 +33,7 @@ async function preview(f, sheet) {
     }
   } else if (f.mime_type.startsWith("text/") || f.mime_type === "application/json") {
     // Text, HTML and SVG included, is shown as text: fetched, never rendered.
-    const resp = await fetch(f.view_url, { headers: { Range: "bytes=0-65535" } });
+    const resp = await fetch(local(f.view_url), { headers: { Range: "bytes=0-65535" } });
     const text = await resp.text();
     body.append(el("pre", { class: "text" }, text + (f.size > 65536 ? "\n… (first 64 KiB of " + humanSize(f.size) + ")" : "")));
   } else {
@@ -48,7 +57,7 @@ function showImage(body, f, info) {
       ["Color", info.color_model + ", " + info.bit_depth + "-bit"],
       ["Orientation", info.orientation !== 1 ? "EXIF " + info.orientation + " (shown upright)" : ""]]),
     // The server's rendering, turned the way the EXIF says, up to 1024 px.
-    el("img", { src: f.thumbnail_url + "?size=1024", alt: f.name }));
+    el("img", { src: local(f.thumbnail_url) + "?size=1024", alt: f.name }));
 }
 
 function showPDF(body, f, pdf) {
@@ -59,7 +68,7 @@ function showPDF(body, f, pdf) {
   if (pdf.first_page) {
     body.append(el("h4", {}, "Page 1"), el("pre", { class: "text pdf-text" }, pdf.first_page + (pdf.truncated ? "\n…" : "")));
   }
-  body.append(el("iframe", { src: f.view_url, title: f.name }));
+  body.append(el("iframe", { src: local(f.view_url), title: f.name }));
 }
 
 function showSheet(body, f, sheet) {
