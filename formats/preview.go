@@ -39,6 +39,9 @@ type PDFPreview struct {
 	Info      pdfs.Info `json:"info"`
 	FirstPage string    `json:"first_page"`
 	Truncated bool      `json:"truncated,omitempty"` // the page has more text than FirstPage
+	// TextError says why the first page's text could not be read; the
+	// metadata is still given.
+	TextError string `json:"text_error,omitempty"`
 }
 
 // SpreadsheetPreview is a workbook's sheet names and a summary of one.
@@ -109,11 +112,14 @@ func pdfPreview(ctx context.Context, e Env, file string) (Preview, error) {
 	p := &PDFPreview{Info: info}
 	if info.Pages > 0 && !info.Encrypted {
 		text, err := content.ReadPDFText(ctx, src.data, []int{1}, pdfs.MaxPages)
-		if err != nil {
-			return Preview{}, refused("preview", src.name, err)
-		}
-		if len(text.Pages) > 0 {
+		switch {
+		case ctx.Err() != nil:
+			return Preview{}, ctx.Err()
+		case err != nil:
+			p.TextError = files.MessageOf(refused("preview", src.name, err))
+		case len(text.Pages) > 0:
 			p.FirstPage, p.Truncated = cut(text.Pages[0].Text, MaxPreviewText)
+			p.TextError = text.Pages[0].Error
 		}
 	}
 	return Preview{Kind: PreviewPDF, PDF: p}, nil

@@ -18,9 +18,10 @@ const (
 	maxThumbSide     = 1024
 )
 
-// previewSlots bounds how many previews and thumbnails are made at once,
-// server-wide: each may decode a whole image or walk a whole sheet, and a
-// page full of thumbnails must not starve everyone else's requests.
+// newPreviewSlots makes the tokens that bound how many previews and
+// thumbnails are made at once, server-wide: each may decode a whole image
+// or walk a whole sheet, and a page full of thumbnails must not starve
+// everyone else's requests.
 func newPreviewSlots(n int) chan struct{} { return make(chan struct{}, max(n, 1)) }
 
 // previewSlot waits for a free slot, or for the request to end.

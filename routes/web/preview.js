@@ -65,6 +65,7 @@ function showPDF(body, f, pdf) {
   body.append(facts([["Pages", info.pages], ["Page size", first ? Math.round(first.width) + " × " + Math.round(first.height) + " pt" : ""],
     ["Title", info.title], ["Author", info.author], ["Producer", info.producer], ["PDF version", info.version],
     ["Form", info.has_form ? "yes: read it with files.pdf.getFormFields" : ""], ["Encrypted", info.encrypted ? "yes" : ""]]));
+  if (pdf.text_error) body.append(el("p", { class: "error" }, "The text cannot be read: " + pdf.text_error));
   if (pdf.first_page) {
     body.append(el("h4", {}, "Page 1"), el("pre", { class: "text pdf-text" }, pdf.first_page + (pdf.truncated ? "\n…" : "")));
   }
