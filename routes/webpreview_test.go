@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"context"
 	"encoding/json"
 	"image/color"
 	"os"
@@ -61,13 +62,7 @@ func TestWebPreviewsInChromium(t *testing.T) {
 	if got := texts("#panel-body .sheet tr:last-child > *"); len(got) != 5 || got[0] != "5" || got[1] != "Sum" || got[4] != "90" {
 		t.Errorf("last row %q", got)
 	}
-	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err == nil {
-		err = os.WriteFile(artifactPath(t, "web-preview-sheet.png"), shot, 0o644)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	screenshot(t, ctx, "web-preview-sheet.png")
 	eval[bool](t, ctx, `(() => { document.querySelectorAll("#panel-body .sheets button")[1].click(); return true })()`)
 	poll("the second sheet", `document.querySelector("#panel-body .sheets button.current")?.textContent === "Notes"`)
 
@@ -80,8 +75,23 @@ func TestWebPreviewsInChromium(t *testing.T) {
 	if !eval[bool](t, ctx, `!!document.querySelector("#panel-body iframe")`) {
 		t.Error("no PDF viewer")
 	}
+	// The picture waits for the browser's PDF viewer to draw the page; nothing is asserted on it.
+	run(t, ctx, chromedp.Sleep(3*time.Second))
+	screenshot(t, ctx, "web-preview-pdf.png")
 
 	clickIn(t, ctx, "wide.png", "button.preview")
 	poll("the image's size", `document.querySelector("#panel-body dl.facts dd")?.textContent === "800 × 600 px"`)
 	poll("the image", `(() => { const i = document.querySelector("#panel-body > img"); return !!i && i.complete && i.naturalWidth === 800 })()`)
+}
+
+// screenshot leaves a picture of the page in the artifacts folder.
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err == nil {
+		err = os.WriteFile(artifactPath(t, name), shot, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }
