@@ -1,17 +1,16 @@
 package formats_test
 
 import (
-	"bufio"
 	"fmt"
 	"image"
 	"image/jpeg"
-	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
+
+	"convfiles/internal/samples"
 )
 
 // benchInput returns the path of a generated benchmark input, made once
@@ -19,7 +18,7 @@ import (
 // takes seconds to write). make writes the file at the path it is given.
 func benchInput(b *testing.B, name string, make func(path string) error) string {
 	b.Helper()
-	dir := filepath.Join(os.TempDir(), "convfiles-bench-v1")
+	dir := filepath.Join(os.TempDir(), "convfiles-bench-v2")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.Fatal(err)
 	}
@@ -68,60 +67,15 @@ func writeWorkbook(path string, rows int) error {
 }
 
 // writeTextPDF writes a PDF of the given number of pages, each with 45
-// lines of text in Helvetica, as a report has. It is written by hand, so
-// the benchmark depends on no PDF writer.
+// lines of text, as a report has.
 func writeTextPDF(path string, pages int) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	w := &countingWriter{w: bw}
-	var offsets []int64
-	obj := func(body string) {
-		offsets = append(offsets, w.n)
-		fmt.Fprintf(w, "%d 0 obj\n%s\nendobj\n", len(offsets), body)
-	}
-	fmt.Fprint(w, "%PDF-1.4\n")
-	kids := make([]string, pages)
-	for p := range pages {
-		kids[p] = fmt.Sprintf("%d 0 R", 4+2*p)
-	}
-	obj("<< /Type /Catalog /Pages 2 0 R >>")
-	obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), pages))
-	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-	for p := range pages {
-		var s strings.Builder
-		s.WriteString("BT /F1 10 Tf 12 TL 56 790 Td\n")
+	text := make([][]string, pages)
+	for p := range text {
 		for l := range 45 {
-			fmt.Fprintf(&s, "(Page %d, line %d: the quarterly figures for region %d are within the plan.) '\n", p+1, l+1, l%4)
+			text[p] = append(text[p], fmt.Sprintf("Page %d, line %d: the quarterly figures for region %d are within the plan.", p+1, l+1, l%4))
 		}
-		s.WriteString("ET")
-		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*p))
-		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", s.Len(), s.String()))
 	}
-	xref := w.n
-	fmt.Fprintf(w, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
-	for _, o := range offsets {
-		fmt.Fprintf(w, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(w, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
+	return os.WriteFile(path, samples.TextPDF(text, 10), 0o644)
 }
 
 // writePhoto writes a JPEG of the given size with gradients and detail, as
