@@ -2,22 +2,12 @@ package content
 
 import (
 	"bytes"
+	"convfiles/internal/samples"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
 )
-
-func sample(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 func TestParseSamples(t *testing.T) {
 	tests := []struct {
@@ -41,7 +31,7 @@ func TestParseSamples(t *testing.T) {
 		{"zip-magic.bin", "archive", KindFile, "application/zip", 0, 0},
 	}
 	for _, tt := range tests {
-		c := Parse(tt.asName, sample(t, tt.file))
+		c := Parse(tt.asName, samples.Read(t, tt.file))
 		m := c.Info()
 		if c.Kind() != tt.kind || m.MIME != tt.mime || m.Name != tt.asName {
 			t.Errorf("%s as %s: kind %s mime %s, want %s %s", tt.file, tt.asName, c.Kind(), m.MIME, tt.kind, tt.mime)
@@ -84,7 +74,7 @@ func TestTextByExtensionAndUTF8(t *testing.T) {
 }
 
 func TestPDFTextExtraction(t *testing.T) {
-	c := Parse("report.pdf", sample(t, "sample.pdf"))
+	c := Parse("report.pdf", samples.Read(t, "sample.pdf"))
 	p, ok := c.(*PDF)
 	if !ok {
 		t.Fatalf("kind %s", c.Kind())
@@ -103,9 +93,9 @@ func TestPDFTextExtraction(t *testing.T) {
 // object reference, random bytes after the magic) to the extractor.
 func TestMalformedPDFsNeverCrash(t *testing.T) {
 	inputs := map[string][]byte{
-		"truncated.pdf":   sample(t, "truncated.pdf"),
-		"broken-xref.pdf": sample(t, "broken-xref.pdf"),
-		"garbage.pdf":     append([]byte("%PDF-1.7\n"), sample(t, "random.bin")...),
+		"truncated.pdf":   samples.Read(t, "truncated.pdf"),
+		"broken-xref.pdf": samples.Read(t, "broken-xref.pdf"),
+		"garbage.pdf":     append([]byte("%PDF-1.7\n"), samples.Read(t, "random.bin")...),
 		"empty-ish.pdf":   []byte("%PDF-1.4\n%%EOF"),
 	}
 	for name, data := range inputs {
@@ -122,18 +112,18 @@ func TestMalformedPDFsNeverCrash(t *testing.T) {
 }
 
 func TestDescriptions(t *testing.T) {
-	img := Parse("chart.png", sample(t, "sample.png"))
+	img := Parse("chart.png", samples.Read(t, "sample.png"))
 	if got := img.String(); got != "[Image: chart.png, image/png, 64×48, 142 B]" {
 		t.Errorf("image description %q", got)
 	}
-	f := Parse("blob.bin", sample(t, "random.bin"))
+	f := Parse("blob.bin", samples.Read(t, "random.bin"))
 	if got := f.String(); got != "[File: blob.bin, application/octet-stream, 2.9 KiB]" {
 		t.Errorf("file description %q", got)
 	}
 }
 
 func TestDetectReaderAndHeadRecorder(t *testing.T) {
-	png := sample(t, "sample.png")
+	png := samples.Read(t, "sample.png")
 	body := append(append([]byte{}, png...), make([]byte, 2*SniffLen)...)
 	if k, mt := DetectReader("x", bytes.NewReader(body), int64(len(body))); k != KindImage || mt != "image/png" {
 		t.Fatalf("DetectReader: %s %s", k, mt)

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -18,23 +17,15 @@ import (
 var ctx = context.Background()
 
 // env opens a conversation of an indexed store holding the samples named.
-func env(t *testing.T, samples ...string) formats.Env {
+func env(t *testing.T, names ...string) formats.Env {
 	t.Helper()
 	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), files.Options{})
+	storetest.PutSamples(t, store, "c1", names...)
 	sp, err := store.Space("c1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sp.Close() })
-	for _, s := range samples {
-		data, err := os.ReadFile(filepath.Join("..", "content", "testdata", s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := sp.WriteBytes(ctx, s, data, files.WriteOptions{Source: files.SourceUpload}); err != nil {
-			t.Fatal(err)
-		}
-	}
 	return formats.Env{Space: sp}
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"convfiles/files"
+	"convfiles/internal/samples"
 )
 
 // TestUploadListDownloadLifecycle walks a file through the REST API:
@@ -18,10 +19,7 @@ import (
 // and delete.
 func TestUploadListDownloadLifecycle(t *testing.T) {
 	e := newAPIEnv(t, files.Options{})
-	png, err := os.ReadFile("../content/testdata/sample.png")
-	if err != nil {
-		t.Fatal(err)
-	}
+	png := samples.Read(t, "sample.png")
 	status, up := e.upload("c1", "",
 		part{name: "pretends-text.txt", ctype: "text/plain", body: png},
 		part{name: "Résumé 2026.md", body: []byte("# one\n")},

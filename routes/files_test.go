@@ -6,12 +6,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"convfiles/files"
+	"convfiles/internal/samples"
 )
 
 // testServer is a real HTTP server on a loopback port over a real Store.
@@ -39,15 +39,6 @@ func put(t *testing.T, store *files.Store, conv, name string, data []byte) {
 	}
 }
 
-func sample(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "content", "testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 func get(t *testing.T, url string, hdr map[string]string) (*http.Response, string) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, url, nil)
@@ -65,10 +56,10 @@ func get(t *testing.T, url string, hdr map[string]string) (*http.Response, strin
 
 func TestLinkServesSafeTypesInlineAndActiveTypesAsAttachments(t *testing.T) {
 	srv, store := testServer(t)
-	put(t, store, "c1", "chart.png", sample(t, "sample.png"))
-	put(t, store, "c1", "page.html", sample(t, "sample.html"))
-	put(t, store, "c1", "logo.svg", sample(t, "sample.svg"))
-	put(t, store, "c1", "report.pdf", sample(t, "sample.pdf"))
+	put(t, store, "c1", "chart.png", samples.Read(t, "sample.png"))
+	put(t, store, "c1", "page.html", samples.Read(t, "sample.html"))
+	put(t, store, "c1", "logo.svg", samples.Read(t, "sample.svg"))
+	put(t, store, "c1", "report.pdf", samples.Read(t, "sample.pdf"))
 	put(t, store, "c1", "notes.txt", []byte("hello"))
 	tests := []struct {
 		name, ctype, disp string

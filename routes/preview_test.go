@@ -8,13 +8,13 @@ import (
 	"image/color"
 	"image/png"
 	"net/http"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"convfiles/files"
+	"convfiles/internal/samples"
+	"convfiles/internal/storetest"
 )
 
 // previewOut is the result of GET /api/files/{id}/preview.
@@ -52,24 +52,9 @@ type previewOut struct {
 func putSample(t *testing.T, e *apiEnv, conv, name string, data []byte) string {
 	t.Helper()
 	if data == nil {
-		var err error
-		if data, err = os.ReadFile(filepath.Join("..", "content", "testdata", name)); err != nil {
-			t.Fatal(err)
-		}
+		data = samples.Read(t, name)
 	}
-	sp, err := e.store.Space(conv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sp.Close()
-	if _, err := sp.WriteBytes(context.Background(), name, data, files.WriteOptions{Source: files.SourceUpload}); err != nil {
-		t.Fatal(err)
-	}
-	rec, err := sp.Record(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rec.ID
+	return storetest.Put(t, e.store, conv, name, data).ID
 }
 
 // photo is a PNG of w×h pixels.

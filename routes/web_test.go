@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"convfiles/files"
+	"convfiles/internal/samples"
 	"convfiles/runtime"
 )
 
@@ -113,8 +114,8 @@ func artifactPath(t testing.TB, name string) string {
 func TestWebPageInChromium(t *testing.T) {
 	e := newAPIEnv(t, files.Options{})
 	ctx := newBrowser(t) // closed first: its event stream ends before the server does
-	png, _ := filepath.Abs("../content/testdata/sample.png")
-	csv, _ := filepath.Abs("../content/testdata/sample.csv")
+	png := samples.Path(t, "sample.png")
+	csv := samples.Path(t, "sample.csv")
 	run(t, ctx, chromedp.Navigate(e.srv.URL+"/#c=web-1"), chromedp.WaitVisible(chromedp.ID("workspace")))
 	eval[bool](t, ctx, `window.notReloaded = true`)
 

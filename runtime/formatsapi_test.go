@@ -1,32 +1,16 @@
 package runtime
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"convfiles/files"
+	"convfiles/internal/storetest"
 )
 
 // upload copies content samples into conversation conv.
-func (e *env) upload(conv string, samples ...string) {
+func (e *env) upload(conv string, names ...string) {
 	e.t.Helper()
-	sp, err := e.store.Space(conv)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer sp.Close()
-	for _, s := range samples {
-		data, err := os.ReadFile(filepath.Join("..", "content", "testdata", s))
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		if _, err := sp.WriteBytes(context.Background(), s, data, files.WriteOptions{}); err != nil {
-			e.t.Fatal(err)
-		}
-	}
+	storetest.PutSamples(e.t, e.store, conv, names...)
 }
 
 // TestFormatHelpers: the format namespaces take seed 004's positional

@@ -2,14 +2,14 @@ package runtime
 
 import (
 	"context"
+	"convfiles/internal/samples"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 )
 
 func TestWriteFileAcceptsEveryContentShape(t *testing.T) {
-	pdf, _ := os.ReadFile("../content/testdata/sample.pdf")
+	pdf := samples.Read(t, "sample.pdf")
 	e := newEnv(t, Config{})
 	sp, _ := e.store.Space("shapes")
 	defer sp.Close()
@@ -70,7 +70,7 @@ out`, &got)
 }
 
 func TestReadFileTypes(t *testing.T) {
-	pdf, _ := os.ReadFile("../content/testdata/sample.pdf")
+	pdf := samples.Read(t, "sample.pdf")
 	e := newEnv(t, Config{})
 	sp, _ := e.store.Space("r")
 	defer sp.Close()

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"convfiles/files"
+	"convfiles/internal/samples"
 )
 
 // The tests of seed 003 (SABRE's tests/test_file_io.py), as JS.
@@ -40,10 +41,7 @@ const c = read_file("data.json");
 }
 
 func TestSABREWriteReadImage(t *testing.T) {
-	png, err := os.ReadFile("../content/testdata/sample.png")
-	if err != nil {
-		t.Fatal(err)
-	}
+	png := samples.Read(t, "sample.png")
 	e := newEnv(t, Config{})
 	var got struct {
 		Type   string

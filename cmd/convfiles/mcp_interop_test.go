@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"convfiles/internal/samples"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
@@ -35,10 +36,7 @@ func interopDir(t *testing.T) string {
 // (which indexes it) and returns its SHA-256.
 func seedPixel(t *testing.T, data, conv string) string {
 	t.Helper()
-	png, err := os.ReadFile("../../content/testdata/sample.png")
-	if err != nil {
-		t.Fatal(err)
-	}
+	png := samples.Read(t, "sample.png")
 	dir := filepath.Join(data, "convfiles", "files", conv)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)

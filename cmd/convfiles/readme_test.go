@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"convfiles/internal/samples"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -79,10 +80,7 @@ func TestReadmeExamples(t *testing.T) {
 	checkQuickstartLinks(t, c, out, jsonBlocks[1], curls)
 
 	// The PDF example works on an uploaded form: the one the tests fill.
-	form, err := os.ReadFile("../../content/testdata/form.pdf")
-	if err != nil {
-		t.Fatal(err)
-	}
+	form := samples.Read(t, "form.pdf")
 	if err := os.WriteFile(filepath.Join(c.dataDir, "files", "demo", "form.pdf"), form, 0o600); err != nil {
 		t.Fatal(err)
 	}

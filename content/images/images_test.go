@@ -10,8 +10,6 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -19,16 +17,8 @@ import (
 
 	"convfiles/content"
 	"convfiles/content/images"
+	"convfiles/internal/samples"
 )
-
-func sample(t *testing.T, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
 
 // decodeWith reads an encoded image with the standard decoders, not with
 // the encoder that wrote it.
@@ -49,7 +39,7 @@ func decodeWith(t *testing.T, f images.Format, data []byte) image.Image {
 
 func TestConvertsBetweenFormats(t *testing.T) {
 	for _, in := range []string{"sample.png", "sample.jpg", "sample.gif", "sample.webp"} {
-		img, info, err := images.Decode(sample(t, in))
+		img, info, err := images.Decode(samples.Read(t, in))
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}
@@ -161,8 +151,8 @@ func TestDecompressionBombIsRefusedFromItsHeader(t *testing.T) {
 	}
 	t.Logf("refused in %v: %v", time.Since(start), err)
 	for name, data := range map[string][]byte{
-		"truncated png": sample(t, "sample.png")[:60],
-		"not an image":  sample(t, "random.bin"),
+		"truncated png": samples.Read(t, "sample.png")[:60],
+		"not an image":  samples.Read(t, "random.bin"),
 	} {
 		if _, _, err := images.Decode(data); err == nil {
 			t.Errorf("%s decoded", name)

@@ -7,23 +7,14 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"convfiles/content"
 	"convfiles/content/pdfs"
+	"convfiles/internal/samples"
 )
-
-func sample(t *testing.T, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
 
 // pdftotext reads a PDF with poppler, a reader independent of convfiles.
 func pdftotext(t *testing.T, pdf []byte) string {
@@ -46,7 +37,7 @@ func pdftotext(t *testing.T, pdf []byte) string {
 
 // form.pdf was made by reportlab (testdata/office/form.py).
 func TestFillsAFormPopplerThenShows(t *testing.T) {
-	form := sample(t, "form.pdf")
+	form := samples.Read(t, "form.pdf")
 	info, err := pdfs.Inspect(form)
 	if err != nil || info.Pages != 1 || !info.HasForm || info.Title != "Membership application" {
 		t.Fatalf("info %+v %v", info, err)
@@ -83,7 +74,7 @@ func TestFillsAFormPopplerThenShows(t *testing.T) {
 }
 
 func TestEditsPagesAndText(t *testing.T) {
-	doc := sample(t, "sample.pdf")
+	doc := samples.Read(t, "sample.pdf")
 	var added bytes.Buffer
 	if n, err := pdfs.AddPage(doc, pdfs.PageOptions{Size: "Letter", Orientation: "landscape"}, &added); err != nil || n != 3 {
 		t.Fatalf("add page: %d %v", n, err)
@@ -131,7 +122,7 @@ func TestEditsPagesAndText(t *testing.T) {
 }
 
 func TestExtractsTextByPages(t *testing.T) {
-	doc := sample(t, "sample.pdf")
+	doc := samples.Read(t, "sample.pdf")
 	text, err := pdfs.ExtractText(context.Background(), doc, []int{2})
 	if err != nil || len(text.Pages) != 1 || text.Pages[0].Page != 2 || text.PageCount != 2 || text.Pages[0].Text == "" {
 		t.Fatalf("page 2: %+v %v", text, err)
@@ -145,7 +136,7 @@ func TestMalformedPDFsAreRefused(t *testing.T) {
 	// Each damaged file is refused by the reader it defeats (pdfcpu
 	// repairs a truncated file; the text reader does not), never a panic.
 	for name, refusedBy := range map[string]string{"truncated.pdf": "text", "broken-xref.pdf": "info", "random.bin": "both"} {
-		data := sample(t, name)
+		data := samples.Read(t, name)
 		start := time.Now()
 		_, ierr := pdfs.Inspect(data)
 		_, terr := pdfs.ExtractText(context.Background(), data, nil)

@@ -2,6 +2,7 @@ package spreadsheet
 
 import (
 	"context"
+	"convfiles/internal/samples"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -18,10 +19,7 @@ func TestOpenFileIsReadInPlace(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the descriptor's /proc link is Linux's; elsewhere the file is read whole, as bytes are")
 	}
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "budget.xlsx"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := samples.Read(t, "budget.xlsx")
 	path := filepath.Join(t.TempDir(), "budget.xlsx")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)

@@ -19,17 +19,14 @@ import (
 
 	"convfiles/content"
 	"convfiles/content/spreadsheet"
+	"convfiles/internal/samples"
 )
 
 var ctx = context.Background()
 
 func open(t *testing.T, file string) *spreadsheet.Book {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := spreadsheet.Open(data, file, spreadsheet.Limits{})
+	b, err := spreadsheet.Open(samples.Read(t, file), file, spreadsheet.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +187,7 @@ func TestZipBombIsRefusedBeforeInflating(t *testing.T) {
 }
 
 func TestMalformedWorkbooksAreRefused(t *testing.T) {
-	good, _ := os.ReadFile(filepath.Join("..", "testdata", "budget.xlsx"))
+	good := samples.Read(t, "budget.xlsx")
 	var garbled bytes.Buffer
 	zw := zip.NewWriter(&garbled)
 	for _, name := range []string{"[Content_Types].xml", "xl/workbook.xml", "xl/worksheets/sheet1.xml"} {
@@ -218,7 +215,7 @@ func TestMalformedWorkbooksAreRefused(t *testing.T) {
 // TestLimitsAreEnforced tries each limit of a workbook: its parts, the
 // size it may be edited at, and the cells one read returns.
 func TestLimitsAreEnforced(t *testing.T) {
-	data, _ := os.ReadFile(filepath.Join("..", "testdata", "budget.xlsx"))
+	data := samples.Read(t, "budget.xlsx")
 	few := spreadsheet.DefaultLimits
 	few.MaxParts = 2
 	if _, err := spreadsheet.Open(data, "b.xlsx", few); !errors.Is(err, content.ErrTooLarge) {
@@ -245,7 +242,7 @@ func TestLimitsAreEnforced(t *testing.T) {
 // its directory claims is caught while it is read, not believed. The same
 // workbook with honest sizes opens: the lie alone is refused.
 func TestZipThatLiesAboutItsSizeIsRefused(t *testing.T) {
-	good, _ := os.ReadFile(filepath.Join("..", "testdata", "budget.xlsx"))
+	good := samples.Read(t, "budget.xlsx")
 	for _, lie := range []bool{false, true} {
 		b, err := spreadsheet.Open(rebuilt(t, good, lie), "liar.xlsx", spreadsheet.Limits{})
 		if err == nil {

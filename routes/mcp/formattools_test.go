@@ -2,35 +2,19 @@ package mcp_test
 
 import (
 	"bytes"
-	"context"
 	"image/jpeg"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"convfiles/files"
+	"convfiles/internal/storetest"
 )
 
 // upload puts the content samples named into conversation conv.
-func upload(t *testing.T, e *env, conv string, samples ...string) {
+func upload(t *testing.T, e *env, conv string, names ...string) {
 	t.Helper()
-	sp, err := e.store.Space(conv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sp.Close()
-	for _, s := range samples {
-		data, err := os.ReadFile(filepath.Join("..", "..", "content", "testdata", s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := sp.WriteBytes(context.Background(), s, data, files.WriteOptions{Source: files.SourceUpload}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	storetest.PutSamples(t, e.store, conv, names...)
 }
 
 // TestSpreadsheetTools calls every spreadsheet_* tool.
