@@ -155,23 +155,16 @@ func damaged(f Format, err error) error {
 	return content.Refuse(content.ErrDamaged, "the %s image is damaged and cannot be read (%v)", f, err)
 }
 
-// orient applies an EXIF orientation (1–8).
+// orientations turns an image the way each EXIF orientation (2–8) says.
+var orientations = [9]func(image.Image) *image.NRGBA{
+	2: imaging.FlipH, 3: imaging.Rotate180, 4: imaging.FlipV, 5: imaging.Transpose,
+	6: imaging.Rotate270, 7: imaging.Transverse, 8: imaging.Rotate90,
+}
+
+// orient applies an EXIF orientation (1–8; others leave the image as it is).
 func orient(img image.Image, o int) image.Image {
-	switch o {
-	case 2:
-		return imaging.FlipH(img)
-	case 3:
-		return imaging.Rotate180(img)
-	case 4:
-		return imaging.FlipV(img)
-	case 5:
-		return imaging.Transpose(img)
-	case 6:
-		return imaging.Rotate270(img)
-	case 7:
-		return imaging.Transverse(img)
-	case 8:
-		return imaging.Rotate90(img)
+	if o < 0 || o >= len(orientations) || orientations[o] == nil {
+		return img
 	}
-	return img
+	return orientations[o](img)
 }

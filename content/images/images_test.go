@@ -131,6 +131,40 @@ func TestEXIFOrientationIsApplied(t *testing.T) {
 	}
 }
 
+// TestEveryEXIFOrientation: each of the eight EXIF orientations puts a
+// photo's red top edge where the camera saw it; a value outside 1–8 leaves
+// the image as stored.
+func TestEveryEXIFOrientation(t *testing.T) {
+	src := image.NewRGBA(image.Rect(0, 0, 40, 20))
+	for x := range 40 {
+		for y := range 4 {
+			src.Set(x, y, color.RGBA{255, 0, 0, 255})
+		}
+	}
+	var buf bytes.Buffer
+	jpeg.Encode(&buf, src, &jpeg.Options{Quality: 95})
+	for o, edge := range map[int]string{1: "top", 2: "top", 3: "bottom", 4: "bottom", 5: "left", 6: "right", 7: "right", 8: "left", 9: "top"} {
+		img, _, err := images.Decode(withOrientation(buf.Bytes(), uint16(o)))
+		if err != nil {
+			t.Fatalf("orientation %d: %v", o, err)
+		}
+		b := img.Bounds()
+		turned := o >= 5 && o <= 8
+		if turned != (b.Dx() == 20 && b.Dy() == 40) {
+			t.Errorf("orientation %d: decoded %v", o, b.Size())
+			continue
+		}
+		w, h := b.Dx(), b.Dy()
+		at := map[string]image.Point{"top": {w / 2, 1}, "bottom": {w / 2, h - 2}, "left": {1, h / 2}, "right": {w - 2, h / 2}}
+		for name, p := range at {
+			r, g, _, _ := img.At(b.Min.X+p.X, b.Min.Y+p.Y).RGBA()
+			if red := r>>8 > 200 && g>>8 < 60; red != (name == edge) {
+				t.Errorf("orientation %d: the %s edge is red: %v, want the red edge at the %s", o, name, red, edge)
+			}
+		}
+	}
+}
+
 // pngClaiming is a PNG header that claims w×h pixels and holds none.
 func pngClaiming(w, h uint32) []byte {
 	ihdr := make([]byte, 13)
