@@ -17,10 +17,20 @@ func (sp *Space) ReadFile(name string, max int64) ([]byte, Info, error) {
 	if info.Size > max {
 		return nil, info, tooLargeToRead(info.Name, info.Size, max)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	// One buffer of the size the file has: io.ReadAll would grow its way
+	// there, allocating twice the file and copying it on the way.
+	data := make([]byte, info.Size)
+	n, err := io.ReadFull(f, data)
+	if err != nil && err != io.ErrUnexpectedEOF { // a file that shrank is read as it is
+		return nil, info, classify(op, info.Name, err)
+	}
+	data = data[:n]
+	// A file that grew while it was read is read on, within max.
+	more, err := io.ReadAll(io.LimitReader(f, max+1-int64(n)))
 	if err != nil {
 		return nil, info, classify(op, info.Name, err)
 	}
+	data = append(data, more...)
 	if int64(len(data)) > max {
 		return nil, info, tooLargeToRead(info.Name, int64(len(data)), max)
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-func newStore(t *testing.T, l Limits) (*Store, *Bus) {
+func newStore(t testing.TB, l Limits) (*Store, *Bus) {
 	t.Helper()
 	bus := NewBus()
 	s, err := OpenStore(filepath.Join(t.TempDir(), "files"), Options{Limits: l, Bus: bus})
@@ -22,7 +22,7 @@ func newStore(t *testing.T, l Limits) (*Store, *Bus) {
 	return s, bus
 }
 
-func space(t *testing.T, s *Store, id string) *Space {
+func space(t testing.TB, s *Store, id string) *Space {
 	t.Helper()
 	sp, err := s.Space(id)
 	if err != nil {
