@@ -199,3 +199,18 @@ func procStatus(b *testing.B, key string) int64 {
 	b.Fatalf("no %s in /proc/self/status", key)
 	return 0
 }
+
+// BenchmarkImageInfo reads the size and format of the 4000×3000 JPEG
+// (4.6 MB), as image.info and the web page's preview do.
+//
+//	go test ./formats -run '^$' -bench ImageInfo -benchmem -count 6
+func BenchmarkImageInfo(b *testing.B) {
+	path := benchInput(b, "photo-4000x3000.jpg", func(p string) error { return writePhoto(p, 4000, 3000) })
+	e := benchEnv(b, path, "photo.jpg")
+	for b.Loop() {
+		info, err := formats.ImageInfo(ctx, e, formats.FileArgs{File: "photo.jpg"})
+		if err != nil || info.Width != 4000 {
+			b.Fatalf("info %+v %v", info, err)
+		}
+	}
+}

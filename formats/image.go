@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"io"
 
 	"convfiles/content/images"
 	"convfiles/files"
@@ -12,12 +13,41 @@ import (
 // ImageInfo returns an image's size (as shown, after EXIF orientation),
 // format and color depth, from its header.
 func ImageInfo(_ context.Context, e Env, a FileArgs) (images.Info, error) {
-	src, err := e.load(a.File)
+	return e.probe("image.info", a.File)
+}
+
+// headBytes is how much of an image probe reads first: the header, the
+// EXIF and a colour profile are nearly always within it.
+const headBytes = 256 << 10
+
+// probe reads an image's header from the start of its file. Only an image
+// whose header lies further in (a TIFF may put it at the end) is read
+// whole, within MaxInputBytes.
+func (e Env) probe(op, idOrName string) (images.Info, error) {
+	name, err := e.Space.Resolve(idOrName)
 	if err != nil {
 		return images.Info{}, err
 	}
-	out, err := images.Probe(src.data)
-	return out, refused("image.info", src.name, err)
+	f, info, err := e.Space.Open(name)
+	if err != nil {
+		return images.Info{}, err
+	}
+	head := make([]byte, min(info.Size, headBytes))
+	n, err := io.ReadFull(f, head)
+	f.Close()
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return images.Info{}, files.E(op, files.KindInternal, name, "reading the image failed", err)
+	}
+	out, err := images.Probe(head[:n])
+	if err == nil || info.Size <= int64(n) {
+		return out, refused(op, name, err)
+	}
+	src, err := e.load(name)
+	if err != nil {
+		return images.Info{}, err
+	}
+	out, err = images.Probe(src.data)
+	return out, refused(op, name, err)
 }
 
 // ImageOutput says where and how a new image is written.

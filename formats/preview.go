@@ -82,12 +82,8 @@ func PreviewOf(ctx context.Context, e Env, a PreviewArgs) (Preview, error) {
 	}
 	switch kind := PreviewKind(name, a.MIME); kind {
 	case PreviewImage:
-		src, err := e.load(a.File)
-		if err != nil {
-			return Preview{}, err
-		}
-		info, err := images.Probe(src.data)
-		return Preview{Kind: kind, Image: &info}, refused("preview", src.name, err)
+		info, err := e.probe("preview", name)
+		return Preview{Kind: kind, Image: &info}, err
 	case PreviewPDF:
 		return pdfPreview(ctx, e, a.File)
 	case PreviewSpreadsheet:
