@@ -153,9 +153,9 @@ func checkQuickstartLinks(t *testing.T, c *cli, report, errorExample string, cur
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	assertSameJSON(t, "error envelope", string(b), errorExample)
-	fileID, imageID := "", fileIDOf(t, addr, "demo", "chart.png")
+	fileID, imageID, sheetID := "", fileIDOf(t, addr, "demo", "chart.png"), fileIDOf(t, addr, "demo", "sales.csv")
 	for _, line := range curls {
-		out := runCurl(t, "http://"+addr, strings.NewReplacer("FILE_ID", fileID, "IMAGE_ID", imageID).Replace(line))
+		out := runCurl(t, "http://"+addr, strings.NewReplacer("FILE_ID", fileID, "IMAGE_ID", imageID, "SHEET_ID", sheetID).Replace(line))
 		if fileID == "" && strings.Contains(line, "/api/files/upload") {
 			var up struct {
 				Result struct{ Files []struct{ ID string } }
