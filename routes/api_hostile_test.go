@@ -55,8 +55,10 @@ func TestHostileNamesThroughTheAPI(t *testing.T) {
 		}
 	}
 	for _, id := range []string{"..", "%2e%2e", "..%2f..%2fc1-sibling", seed.ID + "%2f..", "00000000-0000-4000-8000-000000000000"} {
-		if status, body := rawGet(t, e.srv, "/api/files/"+id+"/download"); status < 400 || strings.Contains(body, hostile.Secret) {
-			t.Errorf("download of id %q: %d %s", id, status, body)
+		for _, route := range []string{"download", "preview", "thumbnail"} {
+			if status, body := rawGet(t, e.srv, "/api/files/"+id+"/"+route); status < 400 || strings.Contains(body, hostile.Secret) {
+				t.Errorf("%s of id %q: %d %s", route, id, status, body)
+			}
 		}
 	}
 	fx.CheckUntouched(t)
