@@ -3,6 +3,8 @@ package files
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -17,11 +19,25 @@ func BenchmarkReadFile40MiB(b *testing.B) {
 	if _, err := sp.WriteBytes(context.Background(), "big.bin", data, WriteOptions{}); err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		got, _, err := sp.ReadFile("big.bin", 50<<20)
-		if err != nil || len(got) != len(data) {
-			b.Fatalf("read %d bytes: %v", len(got), err)
+	b.Run("convfiles", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			got, _, err := sp.ReadFile("big.bin", 50<<20)
+			if err != nil || len(got) != len(data) {
+				b.Fatalf("read %d bytes: %v", len(got), err)
+			}
 		}
-	}
+	})
+	// The baseline: os.ReadFile of the same file, without the name checks,
+	// the conversation's root or the cap.
+	b.Run("os.ReadFile", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		path := filepath.Join(s.Dir(), "c1", "big.bin")
+		for b.Loop() {
+			got, err := os.ReadFile(path)
+			if err != nil || len(got) != len(data) {
+				b.Fatalf("read %d bytes: %v", len(got), err)
+			}
+		}
+	})
 }

@@ -2,6 +2,8 @@ package formats_test
 
 import (
 	"bytes"
+	"image"
+	_ "image/jpeg"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -206,11 +208,28 @@ func procStatus(b *testing.B, key string) int64 {
 //	go test ./formats -run '^$' -bench ImageInfo -benchmem -count 6
 func BenchmarkImageInfo(b *testing.B) {
 	path := benchInput(b, "photo-4000x3000.jpg", func(p string) error { return writePhoto(p, 4000, 3000) })
-	e := benchEnv(b, path, "photo.jpg")
-	for b.Loop() {
-		info, err := formats.ImageInfo(ctx, e, formats.FileArgs{File: "photo.jpg"})
-		if err != nil || info.Width != 4000 {
-			b.Fatalf("info %+v %v", info, err)
+	b.Run("convfiles", func(b *testing.B) {
+		e := benchEnv(b, path, "photo.jpg")
+		for b.Loop() {
+			info, err := formats.ImageInfo(ctx, e, formats.FileArgs{File: "photo.jpg"})
+			if err != nil || info.Width != 4000 {
+				b.Fatalf("info %+v %v", info, err)
+			}
 		}
-	}
+	})
+	// The baseline: the standard library's image.DecodeConfig on the open
+	// file, which reads only the header (but knows no EXIF orientation).
+	b.Run("DecodeConfig", func(b *testing.B) {
+		for b.Loop() {
+			f, err := os.Open(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cfg, _, err := image.DecodeConfig(f)
+			f.Close()
+			if err != nil || cfg.Width != 4000 {
+				b.Fatalf("config %+v %v", cfg, err)
+			}
+		}
+	})
 }

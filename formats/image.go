@@ -18,7 +18,7 @@ func ImageInfo(_ context.Context, e Env, a FileArgs) (images.Info, error) {
 
 // headBytes is how much of an image probe reads first: the header, the
 // EXIF and a colour profile are nearly always within it.
-const headBytes = 256 << 10
+const headBytes = 64 << 10
 
 // probe reads an image's header from the start of its file. Only an image
 // whose header lies further in (a TIFF may put it at the end) is read
