@@ -30,6 +30,8 @@ fi
 # Format-aware files (issue 6); FORMATS=1 runs only these.
 if [ -z "${SUMMARY_ONLY:-}" ] || [ -n "${FORMATS:-}" ]; then
 	run formats.txt ./formats 'Summary200k|ExtractText100|Resize4000' -benchtime 2x
+	run imageinfo.txt ./formats 'ImageInfo' -benchmem
+	run readfile.txt ./files 'ReadFile40MiB' -benchmem
 fi
 
 # median VALUE of metric UNIT for benchmark NAME in FILE
@@ -74,3 +76,5 @@ for pair in Summary200k/excelize ExtractText100/ledongthuc Resize4000/imaging; d
 	c=$(median formats.txt "$op/convfiles" ns/op); l=$(median formats.txt "$op/$lib" ns/op)
 	echo "  $op: convfiles $(ratio "$c" 1e6) ms, peak +$(median formats.txt "$op/convfiles" peak-MiB) MiB; $lib alone $(ratio "$l" 1e6) ms, peak +$(median formats.txt "$op/$lib" peak-MiB) MiB; ratio $(ratio "$c" "$l")"
 done
+echo "image.info of a 4.6 MB JPEG: convfiles $(median imageinfo.txt ImageInfo/convfiles ns/op) ns, $(median imageinfo.txt ImageInfo/convfiles B/op) B/op; image.DecodeConfig $(median imageinfo.txt ImageInfo/DecodeConfig ns/op) ns"
+echo "ReadFile of 40 MiB: convfiles $(median readfile.txt ReadFile40MiB/convfiles ns/op) ns, $(median readfile.txt ReadFile40MiB/convfiles B/op) B/op; os.ReadFile $(median readfile.txt ReadFile40MiB/os.ReadFile ns/op) ns, $(median readfile.txt ReadFile40MiB/os.ReadFile B/op) B/op"
