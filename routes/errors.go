@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -44,6 +45,11 @@ func statusOf(kind files.Kind) (int, string) {
 // writeError answers err as a JSON envelope. Internal errors are logged
 // with their cause and shown to the client only as "internal error".
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	if r.Context().Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		// The client went away while it waited: nobody reads an answer,
+		// and nothing failed here.
+		return
+	}
 	kind := files.KindOf(err)
 	status, typ := statusOf(kind)
 	body := &errorBody{Type: typ, Message: files.MessageOf(err)}

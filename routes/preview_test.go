@@ -7,10 +7,14 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"convfiles/files"
 	"convfiles/internal/samples"
@@ -169,5 +173,30 @@ func TestPreviewSlotsWaitAndGiveUp(t *testing.T) {
 	}
 	if _, err := s.previewSlot(context.Background()); err != nil {
 		t.Fatalf("the slot was not given back: %v", err)
+	}
+}
+
+// TestPreviewGivenUpIsNotAnError: a client that leaves while its preview
+// waits for a slot ends the wait, and the server logs no failure for it.
+func TestPreviewGivenUpIsNotAnError(t *testing.T) {
+	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), files.Options{})
+	id := storetest.PutSamples(t, store, "c1", "budget.xlsx")["budget.xlsx"].ID
+	var logs bytes.Buffer
+	h := New(Config{Store: store, API: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	srv := httptest.NewServer(h)
+	for range cap(h.previews) {
+		h.previews <- struct{}{}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/api/files/"+id+"/preview", nil)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("the preview answered %d with every slot taken", resp.StatusCode)
+	}
+	srv.Close() // waits for the handler to end
+	h.Shutdown()
+	if logs.Len() > 0 {
+		t.Errorf("the server logged a client that went away:\n%s", logs.String())
 	}
 }
