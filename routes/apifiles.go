@@ -71,6 +71,9 @@ func nameBody(r *http.Request) (string, error) {
 	var body struct {
 		Name *string `json:"name"`
 	}
+	if fe := requireJSON(r); fe != nil {
+		return "", files.E("read request", files.KindInvalid, "", fe.message+`, as in {"name": "new name.txt"}`, nil)
+	}
 	raw, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
 	if err == nil && !utf8.Valid(raw) {
 		// encoding/json would quietly turn the bad bytes into U+FFFD and

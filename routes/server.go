@@ -36,6 +36,9 @@ type Config struct {
 	API bool
 	// MCP, when set, serves the MCP streamable HTTP transport at /mcp.
 	MCP http.Handler
+	// Access is which hosts and other origins are served (see Access); it
+	// must pass Access.Validate, or New panics.
+	Access Access
 }
 
 // Server is the HTTP handler of convfiles.
@@ -50,6 +53,7 @@ type Server struct {
 	scripts scriptFiles
 	rates   RateLimits
 	limits  *limits
+	guard   *originGuard
 	// previews holds a token per preview or thumbnail being made.
 	previews chan struct{}
 	// closing is cancelled by Shutdown: long-lived responses (event streams)
@@ -75,6 +79,11 @@ func New(cfg Config) *Server {
 		runner: cfg.Runner, work: cfg.Workspace, scripts: scriptFiles{cfg.ScriptFiles, cfg.DefaultScriptSpace},
 		rates: cfg.RateLimits, limits: newLimits(cfg.RateLimits), previews: newPreviewSlots(goruntime.NumCPU())}
 	s.closing, s.shutdown = context.WithCancel(context.Background())
+	guard, err := newOriginGuard(cfg.Access, cfg.Links.Base)
+	if err != nil {
+		panic("routes.New: " + err.Error())
+	}
+	s.guard = guard
 	r := mux.NewRouter()
 	// Names are matched as they were sent, percent-encoded, and decoded once
 	// by the handler; mux must neither decode them first nor "clean" a path
@@ -115,6 +124,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, r, s.log, fmt.Errorf("panic: %v", p))
 		}
 	}()
+	if !s.guard.check(w, r) {
+		return
+	}
 	// Links are the hottest route: dispatch them before the router, whose
 	// matching runs a regexp per route.
 	if strings.HasPrefix(r.URL.Path, "/files/") {

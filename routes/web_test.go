@@ -23,7 +23,7 @@ import (
 // newBrowser starts headless Chromium (Debian's chromium, installed by
 // .ci/run) and returns a tab. Without Chromium the test is skipped, unless
 // CONVFILES_BROWSER_TESTS=1 (set by .ci/run) demands it.
-func newBrowser(t testing.TB) context.Context {
+func newBrowser(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	var path string
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -43,6 +43,7 @@ func newBrowser(t testing.TB) context.Context {
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.WindowSize(1280, 900), chromedp.UserDataDir(t.TempDir()),
 	}
+	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelTab := chromedp.NewContext(actx)
 	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)

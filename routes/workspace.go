@@ -24,6 +24,9 @@ func (s *Server) registerCodeRoutes(r *mux.Router) {
 
 // decodeBody reads a JSON object body of at most maxBody bytes.
 func decodeBody(w http.ResponseWriter, r *http.Request) (map[string]any, *fieldError) {
+	if fe := requireJSON(r); fe != nil {
+		return nil, fe
+	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
 	dec.UseNumber()
 	var body map[string]any

@@ -74,6 +74,14 @@ type RateLimitConfig struct {
 type ServerConfig struct {
 	Address   string `toml:"address"`    // listen address (default 127.0.0.1:8080)
 	PublicURL string `toml:"public_url"` // base of file links (default http://<address>)
+	// AllowedHosts are host names served besides loopback ones and the
+	// public URL's host (DNS-rebinding protection refuses the rest).
+	AllowedHosts []string `toml:"allowed_hosts"`
+	// CORSOrigins are other origins whose pages may call the API.
+	CORSOrigins []string `toml:"cors_origins"`
+	// AllowRemote lets serve listen on a non-loopback address although
+	// nothing authenticates its users: only behind a proxy that does.
+	AllowRemote bool `toml:"allow_remote"`
 }
 
 // LimitsConfig bounds what the store accepts.
@@ -117,7 +125,7 @@ func defaultConfig() Config {
 		DataDir:  filepath.Join(xdg.DataHome, "convfiles"),
 		Mode:     "local",
 		Download: DownloadConfig{Allow: []string{}, MaxBytes: files.DefaultMaxFileBytes, Timeout: Duration{30 * time.Second}},
-		Server:   ServerConfig{Address: "127.0.0.1:8080"},
+		Server:   ServerConfig{Address: "127.0.0.1:8080", AllowedHosts: []string{}, CORSOrigins: []string{}},
 		RateLimit: RateLimitConfig{
 			PerClient: routes.DefaultRateLimits.PerClient,
 			PerCodeID: routes.DefaultRateLimits.PerCodeID,
@@ -162,7 +170,7 @@ func loadConfig(path string, explicit bool) (Config, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return cfg, fmt.Errorf("config %s: unknown keys %s (known: data_dir, mode, [server] address public_url, [limits] max_file_bytes max_conversation_bytes max_execution_bytes, [runtime] timeout max_call_stack memory_limit max_log_lines max_log_bytes max_result_bytes read_roots, [io] dir max_bytes enabled, [workspace] dir, [ratelimit] per_client per_code_id global, [download] allow_private allow max_bytes timeout)", path, strings.Join(keys, ", "))
+		return cfg, fmt.Errorf("config %s: unknown keys %s (known: data_dir, mode, [server] address public_url allowed_hosts cors_origins allow_remote, [limits] max_file_bytes max_conversation_bytes max_execution_bytes, [runtime] timeout max_call_stack memory_limit max_log_lines max_log_bytes max_result_bytes read_roots, [io] dir max_bytes enabled, [workspace] dir, [ratelimit] per_client per_code_id global, [download] allow_private allow max_bytes timeout)", path, strings.Join(keys, ", "))
 	}
 	if cfg.Output != nil {
 		if md.IsDefined("io") {
@@ -179,6 +187,9 @@ func (c Config) validate() error {
 	}
 	if c.Runtime.Timeout.Duration <= 0 {
 		return errors.New("config: runtime.timeout must be positive")
+	}
+	if err := c.access().Validate(); err != nil {
+		return fmt.Errorf("config: server.cors_origins: %w", err)
 	}
 	for _, r := range c.Runtime.ReadRoots {
 		if !filepath.IsAbs(r) {
@@ -237,6 +248,11 @@ func (c Config) publicURL() string {
 		host = "localhost"
 	}
 	return "http://" + net.JoinHostPort(host, port)
+}
+
+// access is which hosts and origins the HTTP server answers.
+func (c Config) access() routes.Access {
+	return routes.Access{Hosts: c.Server.AllowedHosts, CORSOrigins: c.Server.CORSOrigins}
 }
 
 func (c Config) storeOptions() files.Options {

@@ -199,7 +199,7 @@ func runCurl(t *testing.T, base, line string) []byte {
 	var body io.Reader
 	var form []string
 	var headers [][2]string
-	ctype := "application/json"
+	ctype := "" // as curl: none without a body, a form's with -d
 	for i := 1; i < len(args); i++ {
 		switch args[i] {
 		case "-X":
@@ -208,6 +208,7 @@ func runCurl(t *testing.T, base, line string) []byte {
 		case "-d":
 			i++
 			body = strings.NewReader(args[i])
+			ctype = "application/x-www-form-urlencoded"
 		case "-H":
 			i++
 			if k, v, ok := strings.Cut(args[i], ": "); ok {
@@ -232,7 +233,9 @@ func runCurl(t *testing.T, base, line string) []byte {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, method, target, body)
-	req.Header.Set("Content-Type", ctype)
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
 	for _, h := range headers {
 		req.Header.Set(h[0], h[1])
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os/signal"
@@ -33,6 +34,7 @@ func serveConfig(e *env, args []string) (Config, error) {
 	f := newFlags(e, "serve", "")
 	addr := f.String("addr", "", "listen address (default 127.0.0.1:8080, config server.address)")
 	public := f.String("public-url", "", "base URL of file links (default http://<addr>, config server.public_url)")
+	allowRemote := f.Bool("allow-remote", false, "listen on a non-loopback address although nothing authenticates users (config server.allow_remote)")
 	ioDir := f.String("io-dir", "", "folder of scripts that name no conversation (config io.dir)")
 	f.StringVar(ioDir, "output-dir", "", "the same as --io-dir (code-mcp's name)")
 	cfg, err := f.parse(args)
@@ -51,6 +53,9 @@ func serveConfig(e *env, args []string) (Config, error) {
 	if *ioDir != "" {
 		cfg.IO.Dir = *ioDir
 	}
+	if *allowRemote {
+		cfg.Server.AllowRemote = true
+	}
 	return cfg, nil
 }
 
@@ -64,6 +69,9 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		return err
 	}
 	defer closeStore()
+	if err := checkExposure(cfg.Server.Address, cfg.Server.AllowRemote); err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", cfg.Server.Address)
 	if err != nil {
 		return err
@@ -103,6 +111,7 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		RateLimits:         routes.RateLimits{PerClient: cfg.RateLimit.PerClient, PerCodeID: cfg.RateLimit.PerCodeID, Global: cfg.RateLimit.Global},
 		API:                local,
 		MCP:                mcpHandler,
+		Access:             cfg.access(),
 	})
 	srv := &http.Server{
 		Handler:           handler,
@@ -139,6 +148,37 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		return err
 	}
 	return nil
+}
+
+// checkExposure refuses to listen where other machines can connect:
+// nothing authenticates a request yet, so anyone on the network could read
+// every conversation and run scripts on it. allowRemote is the operator's
+// word that something in front (a proxy with authentication) does. The
+// address is judged before anything is bound.
+func checkExposure(address string, allowRemote bool) error {
+	if allowRemote {
+		return nil
+	}
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return fmt.Errorf("listen address %q: %w", address, err)
+	}
+	loopback := host == "localhost"
+	if ip := net.ParseIP(host); ip != nil {
+		loopback = ip.IsLoopback()
+	} else if !loopback && host != "" {
+		ips, err := net.DefaultResolver.LookupIPAddr(context.Background(), host)
+		loopback = err == nil && len(ips) > 0
+		for _, ip := range ips {
+			loopback = loopback && ip.IP.IsLoopback()
+		}
+	}
+	if loopback {
+		return nil
+	}
+	return fmt.Errorf("refusing to listen on %s: convfiles has no authentication yet, so every machine that can reach "+
+		"this address could read and change every conversation's files and run scripts; listen on 127.0.0.1 (the default), "+
+		"or put an authenticating proxy in front and set [server] allow_remote = true (--allow-remote)", address)
 }
 
 // codeFolders are the standalone folders of the code routes.
