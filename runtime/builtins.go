@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/dop251/goja"
+
+	"convfiles/files"
 )
 
 // Size caps on single built-in calls. goja allocates the whole result of
@@ -22,7 +24,12 @@ const (
 // run in every VM. A wrapper shares its constructor's prototype (so
 // instanceof, subclassing and .constructor behave as before) and inherits
 // its static methods (Array.isArray, Uint8Array.from).
-var guardPrelude = goja.MustCompile("convfiles-guards.js", fmt.Sprintf(`(function (g) {
+//
+// It also routes the code a script compiles at run time (eval, Function and
+// the generator and async function constructors) through check, which
+// applies the nesting and size caps the compiler applies to scripts. An
+// eval becomes an indirect one: it runs in the global scope.
+var guardPrelude = goja.MustCompile("convfiles-guards.js", fmt.Sprintf(`(function (g, check) {
   var maxBuf = %d, maxArr = %d;
   function tooBig(what, n, max) {
     return new RangeError(what + " of " + n + " is over the sandbox limit of " + max);
@@ -54,7 +61,27 @@ var guardPrelude = goja.MustCompile("convfiles-guards.js", fmt.Sprintf(`(functio
   wrap("Array", function (a) {
     if (a.length === 1 && typeof a[0] === "number" && a[0] > maxArr) throw tooBig("Array length", a[0], maxArr);
   });
-})(this);`, MaxBufferBytes, MaxArrayLength), false)
+  var evalOrig = g.eval;
+  Object.defineProperty(g, "eval", { value: function eval(src) {
+    if (typeof src === "string") check(src);
+    return evalOrig(src);
+  }, writable: true, configurable: true });
+  function wrapCompiler(C, name) {
+    var W = function () {
+      var args = Array.prototype.map.call(arguments, String);
+      check(args.join(","));
+      return Reflect.construct(C, args, new.target === undefined || new.target === W ? C : new.target);
+    };
+    Object.setPrototypeOf(W, C);
+    Object.defineProperty(W, "prototype", { value: C.prototype });
+    Object.defineProperty(W, "name", { value: name });
+    Object.defineProperty(C.prototype, "constructor", { value: W, writable: false, configurable: true });
+    return W;
+  }
+  Object.defineProperty(g, "Function", { value: wrapCompiler(Function, "Function"), writable: true, configurable: true });
+  wrapCompiler(Object.getPrototypeOf(function* () {}).constructor, "GeneratorFunction");
+  wrapCompiler(Object.getPrototypeOf(async function () {}).constructor, "AsyncFunction");
+})`, MaxBufferBytes, MaxArrayLength), false)
 
 // installGuards caps the string built-ins in Go (cheaper than a JS wrapper)
 // and runs the constructor prelude.
@@ -90,7 +117,24 @@ func (s *session) installGuards() {
 	}
 	wrap("padStart", pad)
 	wrap("padEnd", pad)
-	if _, err := s.vm.RunProgram(guardPrelude); err != nil {
+	prelude, err := s.vm.RunProgram(guardPrelude)
+	if err != nil {
 		panic(err)
 	}
+	install, _ := goja.AssertFunction(prelude)
+	if _, err := install(goja.Undefined(), s.vm.GlobalObject(), s.vm.ToValue(s.checkSource)); err != nil {
+		panic(err)
+	}
+}
+
+// checkSource applies the compiler's caps to code compiled at run time.
+func (s *session) checkSource(call goja.FunctionCall) goja.Value {
+	src := call.Argument(0).String()
+	if len(src) > MaxEvalBytes {
+		s.throw("RangeError", fmt.Sprintf("code to compile is %s, over the sandbox limit of %s", files.FormatBytes(int64(len(src))), files.FormatBytes(MaxEvalBytes)))
+	}
+	if err := checkNesting(src, MaxNesting); err != nil {
+		s.throw("SyntaxError", err.Error())
+	}
+	return goja.Undefined()
 }

@@ -100,6 +100,9 @@ func (c *compiler) compile(filename, src string, lang Language) (*goja.Program, 
 	}
 	c.mu.Unlock()
 
+	if err := checkNesting(src, MaxNesting); err != nil {
+		return nil, err
+	}
 	js := src
 	if lang == TypeScript {
 		out, diags := transpile(filename, src)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
 
 	"convfiles/files"
 )
@@ -40,6 +41,9 @@ type session struct {
 func newSession(ctx context.Context, cfg Config, space *files.Space) *session {
 	vm := goja.New()
 	vm.SetMaxCallStackSize(cfg.MaxCallStack)
+	// eval and new Function parse with these: a sourceMappingURL comment
+	// in their code must never make the process open a host path.
+	vm.SetParserOptions(parser.WithDisableSourceMaps)
 	return &session{
 		ctx:     ctx,
 		cfg:     cfg,
@@ -55,7 +59,7 @@ func (s *session) install() {
 	s.contentKey = goja.NewSymbol("convfiles.content")
 	s.handleKey = goja.NewSymbol("convfiles.handle")
 	s.ctors = map[string]goja.Value{}
-	for _, n := range []string{"Error", "TypeError", "RangeError"} {
+	for _, n := range []string{"Error", "TypeError", "RangeError", "SyntaxError"} {
 		s.ctors[n] = s.vm.Get(n)
 	}
 	s.installGuards()

@@ -245,6 +245,7 @@ func TestServeRunsSavedCode(t *testing.T) {
 	base := "http://" + addr
 	post := func(method, path, body string) string {
 		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
