@@ -23,7 +23,7 @@ import (
 // Env is what one operation works with: a conversation's files and the
 // options of the caller's writes (its byte budget and session).
 type Env struct {
-	Space *files.Space
+	Space files.Ops
 	Write files.WriteOptions
 	// Wrote, when set, is told the name of every file written.
 	Wrote func(name string)

@@ -24,7 +24,7 @@ type Refusal interface{ Refused() bool }
 
 // filesDownload is files.download(url, filename?) → {id, name, size,
 // mime_type}: the server fetches the URL straight into the conversation.
-func (s *session) filesDownload(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesDownload(sp files.Ops, call goja.FunctionCall) goja.Value {
 	const usage = "files.download(url, filename?)"
 	if s.cfg.Downloader == nil {
 		s.throw("PermissionError", usage+": downloads are not enabled on this server")
@@ -75,7 +75,7 @@ func (e *FetchError) Unwrap() error { return e.Err }
 // is not a valid name). Both doors that download (files.download and the
 // MCP tool file_download) call it. A failed fetch is a *FetchError; a
 // write error is the Space's.
-func Download(ctx context.Context, d Downloader, sp *files.Space, url, name string, opts files.WriteOptions) (Downloaded, error) {
+func Download(ctx context.Context, d Downloader, sp files.Ops, url, name string, opts files.WriteOptions) (Downloaded, error) {
 	if name != "" {
 		if _, err := files.ValidateName(name); err != nil {
 			return Downloaded{}, err

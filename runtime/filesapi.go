@@ -16,13 +16,13 @@ import (
 // is its name.
 func (s *session) installFilesAPI() {
 	s.lazyGlobal("files", func(o *goja.Object) {
-		fn := func(name string, f func(sp *files.Space, call goja.FunctionCall) goja.Value) {
+		fn := func(name string, f func(sp files.Ops, call goja.FunctionCall) goja.Value) {
 			o.Set(name, func(call goja.FunctionCall) goja.Value { return f(s.needSpace("files."+name), call) })
 		}
 		fn("list", s.filesList)
 		fn("info", s.filesInfo)
 		fn("create", s.filesCreate)
-		fn("delete", func(sp *files.Space, call goja.FunctionCall) goja.Value {
+		fn("delete", func(sp files.Ops, call goja.FunctionCall) goja.Value {
 			name := s.fileArg(sp, call, 0, "files.delete(id)")
 			return s.deleteFile(goja.FunctionCall{Arguments: []goja.Value{s.vm.ToValue(name)}})
 		})
@@ -45,7 +45,7 @@ func (s *session) installFilesAPI() {
 }
 
 // fileArg resolves argument i, a file's ID or name, to its name.
-func (s *session) fileArg(sp *files.Space, call goja.FunctionCall, i int, usage string) string {
+func (s *session) fileArg(sp files.Ops, call goja.FunctionCall, i int, usage string) string {
 	name, err := sp.Resolve(s.stringArg(call, i, usage, "id"))
 	if err != nil {
 		s.throwFiles(err)
@@ -58,7 +58,7 @@ func (s *session) writeOpts() files.WriteOptions {
 	return files.WriteOptions{Budget: s.budget, Session: s.sessionID}
 }
 
-func (s *session) filesCreate(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesCreate(sp files.Ops, call goja.FunctionCall) goja.Value {
 	name := s.stringArg(call, 0, "files.create(name, mime?)", "name")
 	opts := s.writeOpts()
 	opts.NoReplace = true
@@ -77,7 +77,7 @@ func (s *session) idName(info files.Info) goja.Value {
 	return o
 }
 
-func (s *session) filesCopy(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesCopy(sp files.Ops, call goja.FunctionCall) goja.Value {
 	const usage = "files.copy(id, newName)"
 	opts := s.writeOpts()
 	opts.Source = files.SourceDerived
@@ -89,7 +89,7 @@ func (s *session) filesCopy(sp *files.Space, call goja.FunctionCall) goja.Value 
 	return s.idName(info)
 }
 
-func (s *session) filesRename(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesRename(sp files.Ops, call goja.FunctionCall) goja.Value {
 	const usage = "files.rename(id, newName)"
 	from := s.fileArg(sp, call, 0, usage)
 	info, err := sp.Rename(from, s.stringArg(call, 1, usage, "newName"))
@@ -103,7 +103,7 @@ func (s *session) filesRename(sp *files.Space, call goja.FunctionCall) goja.Valu
 
 // filesReadText is files.readText(id, {startLine, endLine}) → {content,
 // totalLines}, reading only around the lines asked for.
-func (s *session) filesReadText(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesReadText(sp files.Ops, call goja.FunctionCall) goja.Value {
 	name := s.fileArg(sp, call, 0, "files.readText(id, options?)")
 	start, end := 1, 0
 	if o, ok := call.Argument(1).(*goja.Object); ok {
@@ -124,7 +124,7 @@ func (s *session) filesReadText(sp *files.Space, call goja.FunctionCall) goja.Va
 	return out
 }
 
-func (s *session) filesWriteText(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesWriteText(sp files.Ops, call goja.FunctionCall) goja.Value {
 	const usage = "files.writeText(id, content)"
 	name := s.fileArg(sp, call, 0, usage)
 	info, err := sp.WriteBytes(s.ctx, name, stringBytes(s.stringArg(call, 1, usage, "content")), s.writeOpts())
@@ -142,7 +142,7 @@ func (s *session) okSize(key string, n int64) goja.Value {
 	return o
 }
 
-func (s *session) editLines(sp *files.Space, name string, start, end int, text string) goja.Value {
+func (s *session) editLines(sp files.Ops, name string, start, end int, text string) goja.Value {
 	total, err := sp.ReplaceLines(s.ctx, name, start, end, text, s.writeOpts())
 	if err != nil {
 		s.throwFiles(err)
@@ -151,13 +151,13 @@ func (s *session) editLines(sp *files.Space, name string, start, end int, text s
 	return s.okSize("totalLines", int64(total))
 }
 
-func (s *session) filesReplaceLines(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesReplaceLines(sp files.Ops, call goja.FunctionCall) goja.Value {
 	const usage = "files.replaceLines(id, startLine, endLine, content)"
 	name := s.fileArg(sp, call, 0, usage)
 	return s.editLines(sp, name, int(call.Argument(1).ToInteger()), int(call.Argument(2).ToInteger()), s.stringArg(call, 3, usage, "content"))
 }
 
-func (s *session) filesInsertLines(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesInsertLines(sp files.Ops, call goja.FunctionCall) goja.Value {
 	const usage = "files.insertLines(id, afterLine, content)"
 	name := s.fileArg(sp, call, 0, usage)
 	after := int(call.Argument(1).ToInteger())
@@ -167,7 +167,7 @@ func (s *session) filesInsertLines(sp *files.Space, call goja.FunctionCall) goja
 // filesSearchText is files.searchText(id, pattern) → {matches: [{line,
 // content}], truncated}. The pattern is RE2: a string, or a RegExp whose
 // source and i/m/s flags are used.
-func (s *session) filesSearchText(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesSearchText(sp files.Ops, call goja.FunctionCall) goja.Value {
 	const usage = "files.searchText(id, pattern)"
 	name := s.fileArg(sp, call, 0, usage)
 	src, flags := "", ""
@@ -206,7 +206,7 @@ func (s *session) filesSearchText(sp *files.Space, call goja.FunctionCall) goja.
 	return out
 }
 
-func (s *session) filesLineCount(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesLineCount(sp files.Ops, call goja.FunctionCall) goja.Value {
 	n, err := sp.LineCount(s.fileArg(sp, call, 0, "files.lineCount(id)"))
 	if err != nil {
 		s.throwFiles(err)
@@ -214,7 +214,7 @@ func (s *session) filesLineCount(sp *files.Space, call goja.FunctionCall) goja.V
 	return s.vm.ToValue(n)
 }
 
-func (s *session) filesReadBytes(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesReadBytes(sp files.Ops, call goja.FunctionCall) goja.Value {
 	const usage = "files.readBytes(id, offset, length)"
 	b, err := sp.ReadAt(s.fileArg(sp, call, 0, usage), call.Argument(1).ToInteger(), call.Argument(2).ToInteger())
 	if err != nil {
@@ -232,7 +232,7 @@ func (s *session) decodeB64(usage string, v goja.Value) []byte {
 	return b
 }
 
-func (s *session) filesWriteBytes(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesWriteBytes(sp files.Ops, call goja.FunctionCall) goja.Value {
 	const usage = "files.writeBytes(id, offset, base64data)"
 	name := s.fileArg(sp, call, 0, usage)
 	info, err := sp.WriteAt(s.ctx, name, call.Argument(1).ToInteger(), s.decodeB64(usage, call.Argument(2)), s.writeOpts())
@@ -243,11 +243,11 @@ func (s *session) filesWriteBytes(sp *files.Space, call goja.FunctionCall) goja.
 	return s.okSize("size", info.Size)
 }
 
-func (s *session) filesAppendBytes(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesAppendBytes(sp files.Ops, call goja.FunctionCall) goja.Value {
 	const usage = "files.appendBytes(id, base64data)"
 	name := s.fileArg(sp, call, 0, usage)
 	data := s.decodeB64(usage, call.Argument(1))
-	w, err := sp.Append(s.ctx, name, s.writeOpts())
+	w, err := sp.NewWriter(s.ctx, name, s.writeOpts(), true)
 	if err != nil {
 		s.throwFiles(err)
 	}

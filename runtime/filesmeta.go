@@ -30,7 +30,7 @@ func idOf(rec files.Record) string {
 	return rec.ID
 }
 
-func (s *session) filesList(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesList(sp files.Ops, call goja.FunctionCall) goja.Value {
 	pattern := ""
 	if a := call.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
 		pattern = s.stringArg(call, 0, "files.list(pattern?)", "pattern")
@@ -51,7 +51,7 @@ func (s *session) filesList(sp *files.Space, call goja.FunctionCall) goja.Value 
 
 // filesInfo is files.info(id): the file object plus its type, origin,
 // digest and version.
-func (s *session) filesInfo(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesInfo(sp files.Ops, call goja.FunctionCall) goja.Value {
 	name := s.fileArg(sp, call, 0, "files.info(id)")
 	rec, err := sp.Record(name)
 	if err != nil {
@@ -83,7 +83,7 @@ func (s *session) filesInfo(sp *files.Space, call goja.FunctionCall) goja.Value 
 // filesVersions is files.versions(id) → [{version, size, sha256, saved_on,
 // kept_on, reason, name}], newest first: the earlier contents kept when the
 // file was overwritten or deleted. A deleted file is found by its ID.
-func (s *session) filesVersions(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesVersions(sp files.Ops, call goja.FunctionCall) goja.Value {
 	rec, err := sp.Record(s.stringArg(call, 0, "files.versions(id)", "id"))
 	if err != nil {
 		s.throwFiles(err)
@@ -111,7 +111,7 @@ func (s *session) filesVersions(sp *files.Space, call goja.FunctionCall) goja.Va
 // filesRestore is files.restore(id, version) → {id, name, size, version}:
 // the kept version becomes the file's content again (a deleted file comes
 // back), and the content it replaces is kept in turn.
-func (s *session) filesRestore(sp *files.Space, call goja.FunctionCall) goja.Value {
+func (s *session) filesRestore(sp files.Ops, call goja.FunctionCall) goja.Value {
 	const usage = "files.restore(id, version)"
 	rec, err := sp.Record(s.stringArg(call, 0, usage, "id"))
 	if err != nil {

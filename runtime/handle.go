@@ -21,7 +21,7 @@ type handle struct {
 	binary bool
 	f      *os.File      // read handles
 	br     *bufio.Reader // read handles
-	w      *files.Writer // write handles
+	w      files.FileWriter // write handles
 	closed bool
 	failed error // a write failed: the new version is discarded
 }

@@ -75,9 +75,9 @@ func (s *session) ioOpen(call goja.FunctionCall) goja.Value {
 			h.name, h.br = info.Name, bufio.NewReaderSize(h.f, 64<<10)
 		}
 	case "w":
-		h.w, err = sp.Create(s.ctx, name, s.writeOpts())
+		h.w, err = sp.NewWriter(s.ctx, name, s.writeOpts(), false)
 	case "a":
-		h.w, err = sp.Append(s.ctx, name, s.writeOpts())
+		h.w, err = sp.NewWriter(s.ctx, name, s.writeOpts(), true)
 	}
 	if err != nil {
 		s.throwFiles(err)

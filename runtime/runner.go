@@ -112,9 +112,10 @@ type Request struct {
 	Source string
 	// Filename names the script in stack traces; default "script.js".
 	Filename string
-	// Space is where the file helpers read and write; nil means the script
-	// has no files and every file helper throws.
-	Space *files.Space
+	// Space is where the file helpers read and write: a *files.Space, or
+	// in a worker process the client of one; nil means the script has no
+	// files and every file helper throws.
+	Space files.Ops
 	// Timeout overrides the Runner's timeout when positive.
 	Timeout time.Duration
 	// Language is the script's language; "" infers it from Filename.
@@ -171,6 +172,9 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 	}
 	if req.Language == "" {
 		req.Language = LanguageOf(req.Filename)
+	}
+	if sp, ok := req.Space.(*files.Space); ok && sp == nil {
+		req.Space = nil // a nil *Space means no files, as nil does
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

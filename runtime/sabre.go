@@ -25,7 +25,7 @@ func (s *session) installSABRE() {
 }
 
 // needSpace returns the run's Space or throws when the run has none.
-func (s *session) needSpace(fn string) *files.Space {
+func (s *session) needSpace(fn string) files.Ops {
 	if s.space == nil {
 		s.throw("PermissionError", fn+": this run has no conversation, so it has no files; run it with a conversation ID")
 	}
@@ -157,7 +157,7 @@ func (s *session) listFiles(call goja.FunctionCall) goja.Value {
 
 // listed returns the files of sp that the optional pattern argument of call
 // matches, refusing a malformed pattern.
-func (s *session) listed(sp *files.Space, call goja.FunctionCall, usage string) []files.Info {
+func (s *session) listed(sp files.Ops, call goja.FunctionCall, usage string) []files.Info {
 	pattern := ""
 	if a := call.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
 		pattern = s.stringArg(call, 0, usage, "pattern")

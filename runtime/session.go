@@ -19,7 +19,7 @@ type session struct {
 	lang     Language
 	env      map[string]string
 	vm       *goja.Runtime
-	space    *files.Space
+	space    files.Ops
 	budget   *files.Budget
 	// sessionID is recorded as the source session of the files a run creates.
 	sessionID string
@@ -38,7 +38,7 @@ type session struct {
 	open      int
 }
 
-func newSession(ctx context.Context, cfg Config, space *files.Space) *session {
+func newSession(ctx context.Context, cfg Config, space files.Ops) *session {
 	vm := goja.New()
 	vm.SetMaxCallStackSize(cfg.MaxCallStack)
 	// eval and new Function parse with these: a sourceMappingURL comment

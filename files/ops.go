@@ -1,0 +1,82 @@
+package files
+
+import (
+	"context"
+	"io"
+	"os"
+	"regexp"
+)
+
+// Ops is every operation a door performs on one conversation's files. A
+// *Space is the implementation in the process that owns the store; a
+// worker process, where scripts and file decoders run, holds a client
+// that performs each call over its pipe to that process (see package
+// sandbox), so the index, quotas and events stay in one place.
+//
+// Open and the other calls that return an *os.File hand out a file
+// opened read-only through the conversation's root: a worker receives the
+// descriptor itself and never a path.
+type Ops interface {
+	// ID is the conversation ID, or "" for a standalone folder.
+	ID() string
+	// HostPath is where name lives on the host, for display only.
+	HostPath(name string) string
+
+	Stat(name string) (Info, error)
+	Open(name string) (*os.File, Info, error)
+	ReadFile(name string, max int64) ([]byte, Info, error)
+	ReadAt(name string, off, n int64) ([]byte, error)
+	ReadLines(name string, start, end int) (LineRange, error)
+	LineCount(name string) (int, error)
+	ReadDir(dir string) ([]DirEntry, error)
+	List() ([]Info, error)
+	Search(name string, re *regexp.Regexp) ([]Match, bool, error)
+
+	Resolve(idOrName string) (string, error)
+	Record(idOrName string) (Record, error)
+	Versions(idOrName string) ([]Version, error)
+	Find(q ListQuery) ([]Record, int, error)
+
+	Write(ctx context.Context, name string, r io.Reader, opts WriteOptions) (Info, error)
+	WriteBytes(ctx context.Context, name string, data []byte, opts WriteOptions) (Info, error)
+	WriteAt(ctx context.Context, name string, off int64, data []byte, opts WriteOptions) (Info, error)
+	// NewWriter is Create (appendTo false) or Append (true).
+	NewWriter(ctx context.Context, name string, opts WriteOptions, appendTo bool) (FileWriter, error)
+	ReplaceLines(ctx context.Context, name string, start, end int, text string, opts WriteOptions) (int, error)
+	Copy(ctx context.Context, src, dst string, opts WriteOptions) (Info, error)
+	Rename(from, to string) (Info, error)
+	RenameNew(from, to string) (Info, error)
+	Remove(name string) error
+	Restore(ctx context.Context, id string, n int, opts WriteOptions) (Info, error)
+}
+
+// FileWriter is a file being written: nothing is visible under its name
+// until Commit, and Abort (safe after Commit) throws it away.
+type FileWriter interface {
+	io.Writer
+	io.Seeker
+	Name() string
+	Size() int64
+	Commit() (Info, error)
+	Abort()
+}
+
+var (
+	_ Ops        = (*Space)(nil)
+	_ FileWriter = (*Writer)(nil)
+)
+
+// NewWriter is Create or Append, as Ops declares it.
+func (sp *Space) NewWriter(ctx context.Context, name string, opts WriteOptions, appendTo bool) (FileWriter, error) {
+	var w *Writer
+	var err error
+	if appendTo {
+		w, err = sp.Append(ctx, name, opts)
+	} else {
+		w, err = sp.Create(ctx, name, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return w, nil
+}
