@@ -1,34 +1,14 @@
 package routes
 
 import (
-	"net/url"
 	"path"
 	"strings"
+
+	"convfiles/internal/links"
 )
 
-// Links builds the browser links of files. Base is the public URL of the
-// server, such as "http://127.0.0.1:8080" or "https://files.example.com/cf".
-type Links struct {
-	Base string
-}
-
-// URL returns the link of name in a conversation: every path segment is
-// percent-encoded once, so names with spaces, "%" or non-ASCII letters
-// survive the trip through a browser.
-func (l Links) URL(conversation, name string) string {
-	if conversation == "" {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString(strings.TrimSuffix(l.Base, "/"))
-	b.WriteString("/files/")
-	b.WriteString(url.PathEscape(conversation))
-	for _, seg := range strings.Split(name, "/") {
-		b.WriteByte('/')
-		b.WriteString(url.PathEscape(seg))
-	}
-	return b.String()
-}
+// Links builds the browser links of files (see links.Links).
+type Links = links.Links
 
 // inlineTypes are the types a browser may show in place: they cannot run
 // script in the server's origin. Everything else (HTML, SVG, XML,
@@ -92,5 +72,5 @@ func servedType(mimeType string) string {
 	return mimeType
 }
 
-// api returns the absolute URL of an API path.
-func (l Links) api(p string) string { return strings.TrimSuffix(l.Base, "/") + p }
+// apiURL returns the absolute URL of an API path.
+func apiURL(l Links, p string) string { return strings.TrimSuffix(l.Base, "/") + p }
