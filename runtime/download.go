@@ -18,6 +18,14 @@ type Downloader interface {
 	Download(ctx context.Context, url string) (body io.ReadCloser, suggestedName string, err error)
 }
 
+// DownloaderInto is a files.Ops that fetches into itself: in a worker
+// process, the client of the server's Space, where the server fetches
+// (the worker has no network). files.download uses it when the Space
+// has it.
+type DownloaderInto interface {
+	DownloadInto(ctx context.Context, url, name string, opts files.WriteOptions) (Downloaded, error)
+}
+
 // Refusal marks a download the policy refused, so scripts see a
 // PermissionError rather than a failure.
 type Refusal interface{ Refused() bool }
@@ -26,7 +34,8 @@ type Refusal interface{ Refused() bool }
 // mime_type}: the server fetches the URL straight into the conversation.
 func (s *session) filesDownload(sp files.Ops, call goja.FunctionCall) goja.Value {
 	const usage = "files.download(url, filename?)"
-	if s.cfg.Downloader == nil {
+	into, remote := sp.(DownloaderInto)
+	if s.cfg.Downloader == nil && !remote {
 		s.throw("PermissionError", usage+": downloads are not enabled on this server")
 	}
 	u := s.stringArg(call, 0, usage, "url")
@@ -34,7 +43,13 @@ func (s *session) filesDownload(sp files.Ops, call goja.FunctionCall) goja.Value
 	if a := call.Argument(1); !goja.IsUndefined(a) && !goja.IsNull(a) {
 		name = s.stringArg(call, 1, usage, "filename")
 	}
-	d, err := Download(s.ctx, s.cfg.Downloader, sp, u, name, s.writeOpts())
+	var d Downloaded
+	var err error
+	if remote {
+		d, err = into.DownloadInto(s.ctx, u, name, s.writeOpts())
+	} else {
+		d, err = Download(s.ctx, s.cfg.Downloader, sp, u, name, s.writeOpts())
+	}
 	var fetchErr *FetchError
 	switch {
 	case errors.As(err, &fetchErr) && refused(err):

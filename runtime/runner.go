@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -46,8 +47,10 @@ type Config struct {
 	MaxExecutionBytes int64
 	// MaxReadBytes caps what read_file loads into the script (default 50 MiB).
 	MaxReadBytes int64
-	// ReadRoots are the folders read_file may read by absolute path.
-	ReadRoots *files.ReadRoots
+	// ReadRoots opens what read_file may read by absolute path: a
+	// *files.ReadRoots, or in a worker the client of the server's; nil
+	// refuses every absolute path.
+	ReadRoots ReadRoots
 	// Downloader fetches URLs for files.download; nil disables downloads.
 	Downloader Downloader
 	// Link returns the URL of a file of a conversation. For a standalone
@@ -56,7 +59,13 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-func (c Config) withDefaults() Config {
+// ReadRoots opens a file by absolute path inside the configured folders.
+type ReadRoots interface {
+	Open(abs string) (*os.File, files.Info, error)
+}
+
+// WithDefaults returns c with each zero field set to its default.
+func (c Config) WithDefaults() Config {
 	def := func(v *int, d int) {
 		if *v <= 0 {
 			*v = d
@@ -77,6 +86,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxReadBytes <= 0 {
 		c.MaxReadBytes = files.DefaultMaxFileBytes
+	}
+	if rr, ok := c.ReadRoots.(*files.ReadRoots); c.ReadRoots == nil || ok && rr == nil {
+		c.ReadRoots = (*files.ReadRoots)(nil) // refuses, saying no folder is configured
 	}
 	if c.Link == nil {
 		c.Link = func(string, string) string { return "" }
@@ -102,7 +114,7 @@ var setRegexpBound sync.Once
 // New returns a Runner with cfg's limits.
 func New(cfg Config) *Runner {
 	setRegexpBound.Do(func() { regexp2.DefaultMatchTimeout = regexpMatchBound })
-	cfg = cfg.withDefaults()
+	cfg = cfg.WithDefaults()
 	return &Runner{cfg: cfg, compiler: newCompiler(512), guard: newMemoryGuard(uint64(cfg.MemoryLimit))}
 }
 

@@ -10,6 +10,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
+
+	"convfiles/sandbox"
 )
 
 // usageError is a mistake in the command line; it exits with status 2.
@@ -43,6 +45,7 @@ var commands = []command{
 	{"restore", "make a kept version a file's content again", cmdRestore},
 	{"cleanup", "delete conversations, by ID or by age", cmdCleanup},
 	{"prompt", "print the system-prompt text that teaches the file helpers", cmdPrompt},
+	{"worker", "run scripts and file decoders for a server (started by serve and mcp, not by hand)", cmdWorker},
 }
 
 func main() {
@@ -139,4 +142,16 @@ func (f *flags) parse(args []string) (Config, error) {
 		cfg.DataDir = *f.dataDir
 	}
 	return cfg, nil
+}
+
+// cmdWorker is a worker process of the sandbox: it reads its jobs from
+// descriptor 3, which only a server that started it has.
+func cmdWorker(e *env, args []string) error {
+	if len(args) > 0 {
+		return usagef("worker takes no arguments: it is started by convfiles serve and convfiles mcp")
+	}
+	if code := sandbox.WorkerMain(); code != 0 {
+		return fmt.Errorf("worker ended with status %d", code)
+	}
+	return nil
 }

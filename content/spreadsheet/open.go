@@ -8,6 +8,8 @@
 package spreadsheet
 
 import (
+	"errors"
+	"io/fs"
 	"archive/zip"
 	"bytes"
 	"io"
@@ -124,7 +126,12 @@ func openExcelize(r io.ReaderAt, size int64, opts excelize.Options) (*excelize.F
 	if f, ok := r.(*os.File); ok && runtime.GOOS == "linux" {
 		link := "/proc/self/fd/" + strconv.FormatUint(uint64(f.Fd()), 10)
 		if st, err := os.Stat(link); err == nil && sameFile(st, f) {
-			return excelize.OpenFile(link, opts)
+			x, err := excelize.OpenFile(link, opts)
+			if !errors.Is(err, fs.ErrPermission) {
+				return x, err
+			}
+			// A process that may open no path (a Landlock-confined
+			// worker) reads from the descriptor instead.
 		}
 	}
 	return excelize.OpenReader(io.NewSectionReader(r, 0, size), opts)

@@ -1,0 +1,83 @@
+package sandbox
+
+import (
+	"fmt"
+	"syscall"
+	"time"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// maxOpenFiles is a worker's RLIMIT_NOFILE: its socket, the files a run
+// has open (64 io handles at most) and what the Go runtime needs.
+const maxOpenFiles = 256
+
+// confine applies a worker's kernel limits, then Landlock: no file may
+// be opened except in its own temporary folder, no TCP connection made
+// or accepted, no program executed (with no_new_privs, which Landlock
+// sets). The files of a run arrive as descriptors the server opened, so
+// the worker needs no path at all. It returns a line saying what holds.
+func confine(cfg *workerConfig) string {
+	// Landlock first: it starts threads (to restrict them all), which the
+	// address-space limit would then have to make room for.
+	status := landlockSelf(cfg.TempDir)
+	set := func(res int, cur, max uint64) {
+		syscall.Setrlimit(res, &syscall.Rlimit{Cur: cur, Max: max})
+	}
+	set(syscall.RLIMIT_CORE, 0, 0)
+	set(syscall.RLIMIT_NOFILE, maxOpenFiles, maxOpenFiles)
+	if cfg.AddressSpace > 0 {
+		set(syscall.RLIMIT_AS, uint64(cfg.AddressSpace), uint64(cfg.AddressSpace))
+	}
+	if cfg.DataBytes > 0 {
+		set(syscall.RLIMIT_DATA, uint64(cfg.DataBytes), uint64(cfg.DataBytes))
+	}
+	if cfg.TempBytes > 0 {
+		set(syscall.RLIMIT_FSIZE, uint64(cfg.TempBytes), uint64(cfg.TempBytes))
+	}
+	if cfg.CPULifetime > 0 {
+		set(syscall.RLIMIT_CPU, cfg.CPULifetime, cfg.CPULifetime)
+	}
+	return "rlimits; " + status
+}
+
+// landlockSelf restricts this process and every thread of it to its
+// temporary folder, with no network and nothing to execute.
+func landlockSelf(tempDir string) string {
+	abi, err := llsys.LandlockGetABIVersion()
+	if err != nil || abi < 1 {
+		return fmt.Sprintf("landlock unavailable (%v)", err)
+	}
+	var rules []landlock.Rule
+	if tempDir != "" {
+		rules = append(rules, landlock.RWDirs(tempDir))
+	}
+	if err := landlock.V7.BestEffort().Restrict(rules...); err != nil {
+		return "landlock failed: " + err.Error()
+	}
+	return fmt.Sprintf("landlock ABI %d", abi)
+}
+
+// setCPULimit gives the next run its CPU time: the soft RLIMIT_CPU moves
+// to what the worker has used plus the run's timeout and a second, and
+// the kernel signals SIGXCPU past it (the worker then exits). The hard
+// limit, set once, bounds the worker's whole life; past it the worker
+// is retired.
+func setCPULimit(timeout time.Duration) error {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return err
+	}
+	used := uint64(ru.Utime.Sec + ru.Stime.Sec + 1)
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_CPU, &lim); err != nil {
+		return err
+	}
+	want := used + uint64(timeout/time.Second) + 1
+	if want > lim.Max {
+		return fmt.Errorf("the worker has used its CPU time")
+	}
+	lim.Cur = want
+	return syscall.Setrlimit(syscall.RLIMIT_CPU, &lim)
+}

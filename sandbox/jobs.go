@@ -1,0 +1,215 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"convfiles/files"
+	"convfiles/formats"
+	"convfiles/internal/links"
+	"convfiles/runtime"
+)
+
+// lintTimeout bounds a lint: parsing, nothing run.
+const lintTimeout = 10 * time.Second
+
+// ended is a job that ended without a result: its worker was killed
+// (timeout, cancel, shutdown) or died (a limit, a crash).
+type ended struct {
+	limit, why string
+}
+
+func (e *ended) Error() string { return "the worker ended: " + e.limit + " " + e.why }
+
+// do sends j to a worker and serves its file operations until it is done.
+// The worker is killed when the job passes deadline or ctx ends.
+func (p *Pool) do(ctx context.Context, j *job, ops *opServer, deadline time.Duration) (*jobResult, error) {
+	w, err := p.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer ops.close()
+	timer := time.AfterFunc(deadline, func() { w.kill("timeout") })
+	defer timer.Stop()
+	stop := context.AfterFunc(ctx, func() { w.kill("cancelled") })
+	defer stop()
+	if err := w.c.send(&message{Kind: kindJob, Job: j}); err != nil {
+		return nil, p.fail(w)
+	}
+	for {
+		m, fds, err := w.c.recv()
+		closeAll(fds)
+		if err != nil {
+			return nil, p.fail(w)
+		}
+		switch m.Kind {
+		case kindDone:
+			p.release(w, m.Result != nil && !m.Result.Retire)
+			if m.Result == nil {
+				return nil, &ended{"crash", "it answered without a result"}
+			}
+			return m.Result, nil
+		case kindCall:
+			reply, pass := ops.handle(m)
+			err := w.c.send(reply, pass...)
+			closeAll(pass)
+			if err != nil {
+				return nil, p.fail(w)
+			}
+		default:
+			w.kill("protocol")
+			return nil, p.fail(w)
+		}
+	}
+}
+
+// fail retires a worker that ended mid-job and says why it ended.
+func (p *Pool) fail(w *proc) error {
+	limit, why := w.death()
+	if limit == "crash" {
+		p.log.Warn("sandbox: a worker died", "why", why, "stderr", firstLines(w.stderr.String(), 4))
+	}
+	p.release(w, false)
+	return &ended{limit, why}
+}
+
+// Run executes a script in a worker, with req.Space's files served by
+// this process. It answers as runtime.Runner.Run does; a run whose worker
+// was killed or died reports a TimeoutError or LimitError saying so, and
+// the files it had touched by then.
+func (p *Pool) Run(ctx context.Context, req runtime.Request) (*runtime.Report, error) {
+	timeout := p.cfg.Runtime.Timeout
+	if req.Timeout > 0 {
+		timeout = req.Timeout
+	}
+	if sp, ok := req.Space.(*files.Space); ok && sp == nil {
+		req.Space = nil
+	}
+	j := &job{Kind: "run", Source: req.Source, Filename: req.Filename, Language: string(req.Language),
+		Session: req.Session, Env: req.Env, Timeout: timeout}
+	ops := &opServer{ctx: ctx, sp: req.Space, roots: p.cfg.Runtime.ReadRoots, downloader: p.cfg.Runtime.Downloader,
+		budget: files.NewBudget(p.workerCfg.Limits.MaxExecutionBytes)}
+	if req.Space != nil {
+		j.HasSpace, j.Conversation, j.HostDir = true, req.Space.ID(), req.Space.HostPath("")
+		j.HostDir = j.HostDir[:len(j.HostDir)-1]
+	}
+	if ops.roots == nil {
+		ops.roots = (*files.ReadRoots)(nil)
+	}
+	res, err := p.do(ctx, j, ops, timeout+p.cfg.Grace)
+	if err != nil {
+		rep := &runtime.Report{Result: []byte("null"), Logs: []string{}, FilesTouched: ops.touchedFiles(links.Links{Base: p.cfg.LinkBase})}
+		rep.Error = p.runError(err, timeout)
+		return rep, rep.Error
+	}
+	rep := res.Report
+	if rep == nil {
+		rep = &runtime.Report{Result: []byte("null")}
+	}
+	if rep.Logs == nil {
+		rep.Logs = []string{}
+	}
+	if rep.FilesTouched == nil {
+		rep.FilesTouched = []runtime.Touched{}
+	}
+	if rep.Error != nil {
+		return rep, rep.Error
+	}
+	return rep, nil
+}
+
+// runError turns the end of a worker into the error of the run it ran.
+func (p *Pool) runError(err error, timeout time.Duration) *runtime.ScriptError {
+	var e *ended
+	if !errors.As(err, &e) {
+		return &runtime.ScriptError{Type: runtime.TypeInternal, Message: "the script could not be run: " + err.Error()}
+	}
+	const stopped = "; its worker process was stopped and replaced"
+	switch e.limit {
+	case "timeout":
+		return &runtime.ScriptError{Type: runtime.TypeTimeout, Limit: "timeout", Message: fmt.Sprintf(
+			"the script ran past its timeout of %v (inside a call that could not be interrupted)%s", timeout, stopped)}
+	case "cancelled":
+		return &runtime.ScriptError{Type: runtime.TypeLimit, Limit: "cancelled", Message: "the request was cancelled before the script finished" + stopped}
+	case "shutdown":
+		return &runtime.ScriptError{Type: runtime.TypeLimit, Limit: "cancelled", Message: "the server is shutting down" + stopped}
+	case "memory":
+		return &runtime.ScriptError{Type: runtime.TypeLimit, Limit: "memory", Message: fmt.Sprintf(
+			"the script ran out of memory: its process may use %s%s", files.FormatBytes(p.workerCfg.DataBytes), stopped)}
+	case "cpu", "stack":
+		return &runtime.ScriptError{Type: runtime.TypeLimit, Limit: e.limit, Message: "the script was stopped: " + e.why + stopped}
+	}
+	return &runtime.ScriptError{Type: runtime.TypeInternal, Message: "the script's worker process crashed (" + e.why + ")" + stopped}
+}
+
+// Lint reports a script's syntax errors, parsed in a worker.
+func (p *Pool) Lint(filename, src string, lang runtime.Language) []runtime.Diagnostic {
+	ctx, cancel := context.WithTimeout(context.Background(), lintTimeout)
+	defer cancel()
+	res, err := p.do(ctx, &job{Kind: "lint", Filename: filename, Source: src, Language: string(lang), Timeout: lintTimeout},
+		&opServer{ctx: ctx}, lintTimeout)
+	if err != nil {
+		var e *ended
+		msg := "the code could not be checked: " + err.Error()
+		if errors.As(err, &e) {
+			msg = "the code could not be checked: its parser was stopped (" + e.limit + ")"
+		}
+		return []runtime.Diagnostic{{Line: 1, Column: 1, Severity: "error", Message: msg}}
+	}
+	return res.Diags
+}
+
+// Call runs the formats operation name (see formats.NameOf) on e's files
+// in a worker and returns its JSON answer. A file that makes its decoder
+// run past the format timeout, or past a limit, is refused with why.
+func (p *Pool) Call(ctx context.Context, e formats.Env, name string, args any) (json.RawMessage, error) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	j := &job{Kind: "format", Op: name, Args: raw, Write: toWire(e.Write), Timeout: p.cfg.FormatTimeout, HasSpace: e.Space != nil}
+	if e.Space != nil {
+		j.Conversation = e.Space.ID()
+	}
+	ops := &opServer{ctx: ctx, sp: e.Space, budget: e.Write.Budget}
+	res, err := p.do(ctx, j, ops, p.cfg.FormatTimeout+p.cfg.Grace)
+	if err != nil {
+		var ended *ended
+		if !errors.As(err, &ended) {
+			return nil, err
+		}
+		if ended.limit == "cancelled" && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, files.E(name, files.KindInvalid, "", formatEnd(ended, p.cfg.FormatTimeout), nil)
+	}
+	for _, f := range ops.wrote {
+		if e.Wrote != nil {
+			e.Wrote(f)
+		}
+	}
+	if res.Err != nil {
+		return nil, res.Err.decode()
+	}
+	return res.Output, nil
+}
+
+func formatEnd(e *ended, timeout time.Duration) string {
+	switch e.limit {
+	case "timeout":
+		return fmt.Sprintf("reading the file took longer than %v and was stopped: it is damaged, hostile or too complex", timeout)
+	case "memory":
+		return "reading the file needed more memory than a file operation may use: it is too large once decoded"
+	}
+	return "the file could not be read: its decoder failed (" + e.limit + ")"
+}
+
+// firstLines is the first n lines of s.
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(strings.TrimSpace(s), "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
+}

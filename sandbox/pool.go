@@ -1,0 +1,300 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"convfiles/runtime"
+)
+
+// Config configures a Pool. Zero fields take the defaults below.
+type Config struct {
+	// Runtime holds the limits of script runs (its timeout, memory,
+	// logs...). ReadRoots and Downloader serve workers from the server;
+	// Link is not used (workers build links from LinkBase).
+	Runtime runtime.Config
+	// LinkBase is the public URL file links start with.
+	LinkBase string
+	// Workers bounds the workers alive at once, busy or idle (default
+	// four per CPU); a run waits for one when all are busy.
+	Workers int
+	// Warm is how many idle workers are started ahead of need (default
+	// one per CPU).
+	Warm int
+	// Command starts a worker (default: this executable, "worker").
+	Command []string
+	// DataBytes is each worker's RLIMIT_DATA, the memory it may really
+	// use: heap, stacks, private mappings (default: the memory limit plus
+	// 384 MiB for the program and the runtime).
+	DataBytes int64
+	// AddressSpace is each worker's RLIMIT_AS, an outer bound on what it
+	// may map (default: the memory limit plus 4 GiB: an idle Go process
+	// reserves 1.6 GB of address space it never uses).
+	AddressSpace int64
+	// TempBytes is RLIMIT_FSIZE, the largest temporary file a worker may
+	// write (spreadsheet decoders spill to disk; default 256 MiB).
+	TempBytes int64
+	// CPULifetime is a worker's total CPU seconds before it is retired
+	// (RLIMIT_CPU's hard limit; default 600).
+	CPULifetime uint64
+	// Grace is how long past its timeout a job may take before its worker
+	// is killed (default 500 ms).
+	Grace time.Duration
+	// FormatTimeout bounds a format operation (a preview, an MCP tool;
+	// default 30 s).
+	FormatTimeout time.Duration
+	Logger        *slog.Logger
+}
+
+// Defaults of Config.
+const (
+	DefaultGrace         = 500 * time.Millisecond
+	DefaultFormatTimeout = 30 * time.Second
+	DefaultTempBytes     = 256 << 20
+	DefaultCPULifetime   = 600
+	dataReserve          = 384 << 20
+	addressReserve       = 4 << 30
+	maxRunsPerWorker     = 10000
+)
+
+// Pool runs scripts and file decoders in worker processes: convfiles
+// itself, started as "convfiles worker" and confined by the kernel (see
+// WorkerMain). Each job runs alone in its worker, which keeps a pool of
+// compiled programs and starts a fresh VM per run. A job that passes its
+// timeout, or a worker that dies (a memory or CPU limit, a crash in a
+// parser), ends that job with a clear error; the worker is killed and
+// replaced, and every other job goes on. It is safe for concurrent use.
+type Pool struct {
+	cfg       Config
+	workerCfg *workerConfig
+	tempRoot  string
+	log       *slog.Logger
+
+	slots chan struct{} // one token per worker that may be alive
+	idle  chan *proc
+
+	mu     sync.Mutex
+	closed bool
+	live   map[*proc]bool
+
+	started, killed atomic.Int64
+	status          atomic.Value // string: how the last worker started is confined
+}
+
+// New starts a pool and its warm workers. It fails when a worker cannot
+// start, so a server that cannot confine its scripts does not serve.
+func New(cfg Config) (*Pool, error) {
+	if cfg.Workers <= 0 {
+		cfg.Workers = 4 * goruntime.NumCPU()
+	}
+	if cfg.Warm <= 0 {
+		cfg.Warm = goruntime.NumCPU()
+	}
+	cfg.Warm = min(cfg.Warm, cfg.Workers)
+	if len(cfg.Command) == 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Command = []string{exe, "worker"}
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = DefaultGrace
+	}
+	if cfg.FormatTimeout <= 0 {
+		cfg.FormatTimeout = DefaultFormatTimeout
+	}
+	if cfg.TempBytes <= 0 {
+		cfg.TempBytes = DefaultTempBytes
+	}
+	if cfg.CPULifetime == 0 {
+		cfg.CPULifetime = DefaultCPULifetime
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	rc := cfg.Runtime.WithDefaults()
+	cfg.Runtime.Timeout = rc.Timeout
+	if cfg.DataBytes <= 0 {
+		cfg.DataBytes = rc.MemoryLimit + dataReserve
+	}
+	if cfg.AddressSpace <= 0 {
+		cfg.AddressSpace = rc.MemoryLimit + addressReserve
+	}
+	tmp, err := os.MkdirTemp("", "convfiles-workers-")
+	if err != nil {
+		return nil, err
+	}
+	p := &Pool{cfg: cfg, tempRoot: tmp, log: cfg.Logger, slots: make(chan struct{}, cfg.Workers),
+		idle: make(chan *proc, cfg.Workers), live: map[*proc]bool{},
+		workerCfg: &workerConfig{Limits: limitsOf(rc), LinkBase: cfg.LinkBase, AddressSpace: cfg.AddressSpace,
+			DataBytes: cfg.DataBytes, TempBytes: cfg.TempBytes, CPULifetime: cfg.CPULifetime}}
+	for i := 0; i < cfg.Warm; i++ {
+		w, err := p.start()
+		if err != nil {
+			p.Close()
+			return nil, err
+		}
+		p.adopt(w)
+		p.idle <- w
+	}
+	return p, nil
+}
+
+// Status says how workers are confined: "rlimits; landlock ABI 7", or
+// why Landlock does not hold on this kernel.
+func (p *Pool) Status() string {
+	s, _ := p.status.Load().(string)
+	return s
+}
+
+// Stats reports how many workers were started and killed so far.
+func (p *Pool) Stats() (started, killed int64) { return p.started.Load(), p.killed.Load() }
+
+func (p *Pool) adopt(w *proc) {
+	p.mu.Lock()
+	p.live[w] = true
+	p.mu.Unlock()
+	p.status.Store(w.status)
+	if p.Status() != "" && w.status != "" && p.started.Load() == 1 {
+		p.log.Info("sandbox workers confined", "by", w.status)
+	}
+}
+
+// errClosed is a job sent to a pool that was closed.
+var errClosed = errors.New("sandbox: the server is shutting down")
+
+// acquire takes a worker slot and an idle worker, starting one if none
+// is idle. It waits while every slot is busy, until ctx ends.
+func (p *Pool) acquire(ctx context.Context) (*proc, error) {
+	select {
+	case p.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	for {
+		select {
+		case w := <-p.idle:
+			select {
+			case <-w.done: // died while idle
+				p.forget(w)
+				continue
+			default:
+				return w, nil
+			}
+		default:
+		}
+		p.mu.Lock()
+		closed := p.closed
+		p.mu.Unlock()
+		if closed {
+			<-p.slots
+			return nil, errClosed
+		}
+		w, err := p.start()
+		if err != nil {
+			<-p.slots
+			return nil, err
+		}
+		p.adopt(w)
+		return w, nil
+	}
+}
+
+// release gives a worker back after a job. A worker that failed, or has
+// served many runs, is stopped instead, and a fresh one started in its
+// place so the pool stays warm.
+func (p *Pool) release(w *proc, healthy bool) {
+	w.runs++
+	p.mu.Lock()
+	closed := p.closed
+	p.mu.Unlock()
+	if healthy && !closed && w.runs < maxRunsPerWorker {
+		p.idle <- w
+		<-p.slots
+		return
+	}
+	if !healthy {
+		p.killed.Add(1)
+	}
+	w.kill("retired")
+	p.forget(w)
+	<-p.slots
+	if !closed && len(p.idle) < p.cfg.Warm {
+		go p.warm()
+	}
+}
+
+func (p *Pool) warm() {
+	select {
+	case p.slots <- struct{}{}:
+	default:
+		return
+	}
+	defer func() { <-p.slots }()
+	w, err := p.start()
+	if err != nil {
+		p.log.Error("sandbox: could not start a worker", "err", err)
+		return
+	}
+	p.adopt(w)
+	p.mu.Lock()
+	closed := p.closed
+	p.mu.Unlock()
+	if closed {
+		w.kill("shutdown")
+		p.forget(w)
+		return
+	}
+	p.idle <- w
+}
+
+func (p *Pool) forget(w *proc) {
+	p.mu.Lock()
+	delete(p.live, w)
+	p.mu.Unlock()
+}
+
+// Close kills every worker, busy ones included: their jobs end with an
+// error. A graceful shutdown calls it after the HTTP server stopped
+// taking requests, so that abandoned work never holds it.
+func (p *Pool) Close() error {
+	p.mu.Lock()
+	p.closed = true
+	live := make([]*proc, 0, len(p.live))
+	for w := range p.live {
+		live = append(live, w)
+	}
+	p.mu.Unlock()
+	for _, w := range live {
+		w.kill("shutdown")
+	}
+	for _, w := range live {
+		<-w.done
+	}
+	return os.RemoveAll(p.tempRoot)
+}
+
+// Workers reports how many worker processes are alive.
+func (p *Pool) Workers() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.live)
+}
+
+// pids lists the live workers' process IDs (tests watch them die).
+func (p *Pool) pids() []int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []int
+	for w := range p.live {
+		out = append(out, w.cmd.Process.Pid)
+	}
+	return out
+}

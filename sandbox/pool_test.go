@@ -1,0 +1,201 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"convfiles/files"
+	"convfiles/formats"
+	"convfiles/internal/samples"
+	"convfiles/internal/storetest"
+	"convfiles/runtime"
+)
+
+func TestMain(m *testing.M) {
+	RunWorkerIfAsked()
+	if dir := os.Getenv(probeEnv); dir != "" {
+		probeConfined(dir)
+	}
+	os.Exit(m.Run())
+}
+
+// newPool starts a pool whose workers are this test binary.
+func newPool(t testing.TB, cfg Config) *Pool {
+	t.Helper()
+	cfg.Command = []string{os.Args[0]}
+	if cfg.LinkBase == "" {
+		cfg.LinkBase = "http://127.0.0.1:8080"
+	}
+	p, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+func newSpace(t testing.TB, conv string) (*files.Store, *files.Space) {
+	t.Helper()
+	store, _ := storetest.Open(t, t.TempDir(), files.Options{Bus: files.NewBus()})
+	sp, err := store.Space(conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sp.Close() })
+	return store, sp
+}
+
+// TestRunsInAWorkerUseTheServersFiles: a script in a worker writes with
+// every dialect, reads back through descriptors the server opened, and
+// what it wrote is in the server's store, index and report.
+func TestRunsInAWorkerUseTheServersFiles(t *testing.T) {
+	p := newPool(t, Config{})
+	_, sp := newSpace(t, "conv-1")
+	rep, err := p.Run(context.Background(), runtime.Request{Space: sp, Source: `
+		const link = write_file("a.txt", "alpha\nbeta\n");
+		const h = io.open("b.txt", "w"); h.write("one "); h.write("two"); h.close();
+		files.insertLines("a.txt", 1, "inserted");
+		files.appendBytes("c.bin", "AQID");
+		file.save("d.json", {x: 1});
+		const copy = files.copy("a.txt", "copy.txt");
+		[link, read_file("a.txt").get_str(), io.open("b.txt").read("*a"), files.readBytes("c.bin", 0, 3),
+		 files.list().map(f => f.name).sort().join(","), list_files("*.txt").length]`})
+	if err != nil {
+		t.Fatalf("%v %+v", err, rep)
+	}
+	var got []any
+	json.Unmarshal(rep.Result, &got)
+	want := `[http://127.0.0.1:8080/files/conv-1/a.txt alpha
+inserted
+beta
+ one two AQID a.txt,b.txt,c.bin,copy.txt,d.json 3]`
+	if s := fmtAny(got); s != want {
+		t.Fatalf("result %s\nwant %s", s, want)
+	}
+	if len(rep.FilesTouched) != 5 {
+		t.Fatalf("files touched: %+v", rep.FilesTouched)
+	}
+	rec, err := sp.Record("a.txt")
+	if err != nil || rec.ID == "" || rec.Size != int64(len("inserted\nalpha\nbeta\n")) {
+		t.Fatalf("the server's index: %+v %v", rec, err)
+	}
+}
+
+func fmtAny(v []any) string {
+	b, _ := json.Marshal(v)
+	var parts []string
+	json.Unmarshal(b, &parts)
+	out := "["
+	for i, x := range v {
+		if i > 0 {
+			out += " "
+		}
+		switch y := x.(type) {
+		case string:
+			out += y
+		default:
+			j, _ := json.Marshal(y)
+			out += string(j)
+		}
+	}
+	return out + "]"
+}
+
+// TestFormatOperationsRunInAWorker: a formats operation called through
+// the pool reads the workbook from a passed descriptor and answers JSON.
+func TestFormatOperationsRunInAWorker(t *testing.T) {
+	p := newPool(t, Config{})
+	_, sp := newSpace(t, "books")
+	if _, err := sp.WriteBytes(context.Background(), "budget.xlsx", samples.Read(t, "budget.xlsx"), files.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Call(context.Background(), formats.Env{Space: sp}, formats.NameOf(formats.ListSheets), formats.FileArgs{File: "budget.xlsx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sheets []struct{ Name string }
+	if json.Unmarshal(out, &sheets) != nil || len(sheets) != 2 || sheets[0].Name != "Budget" {
+		t.Fatalf("sheets: %s", out)
+	}
+	_, err = p.Call(context.Background(), formats.Env{Space: sp}, formats.NameOf(formats.ListSheets), formats.FileArgs{File: "missing.xlsx"})
+	if files.KindOf(err) != files.KindNotFound {
+		t.Fatalf("a missing file: %v", err)
+	}
+}
+
+// TestWorkersAreKilledAndReplaced: work that ignores its timeout in Go
+// code, that outgrows its memory, or that crashes its parser ends with a
+// clear error; the worker is killed, a new one takes its place, and the
+// next run succeeds.
+func TestWorkersAreKilledAndReplaced(t *testing.T) {
+	// The soft memory guard is set high, so the kernel's limit on the
+	// worker's data is what stops the allocation.
+	p := newPool(t, Config{Runtime: runtime.Config{MemoryLimit: 2 << 30}, DataBytes: 400 << 20, Warm: 1, Workers: 2})
+	_, sp := newSpace(t, "c")
+	for _, c := range []struct {
+		name, src  string
+		typ, limit string
+	}{
+		{"JSON.stringify of a deep object ignores interrupts",
+			`let o = {}; for (let i = 0; i < 300000; i++) o = {a: o}; JSON.stringify(o)`, runtime.TypeTimeout, "timeout"},
+		{"an allocation past the address-space limit",
+			`const a = []; for (;;) a.push(new Uint8Array(64 << 20))`, runtime.TypeLimit, "memory"},
+		{"a parser recursing past its stack",
+			`eval("x=" + "a?\n".repeat(15e5) + "1" + ":1".repeat(15e5))`, "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := p.pids()
+			_, killed := p.Stats()
+			rep, err := p.Run(context.Background(), runtime.Request{Space: sp, Source: c.src, Timeout: 2 * time.Second})
+			if err == nil {
+				t.Fatalf("the run succeeded: %s", rep.Result)
+			}
+			t.Logf("%s: %s", rep.Error.Type, rep.Error.Message)
+			if c.typ != "" && (rep.Error.Type != c.typ || rep.Error.Limit != c.limit) {
+				t.Fatalf("got %+v, want %s/%s", rep.Error, c.typ, c.limit)
+			}
+			if c.typ == "" && rep.Error.Type != runtime.TypeLimit && rep.Error.Type != runtime.TypeSyntax && rep.Error.Type != runtime.TypeTimeout {
+				t.Fatalf("got %+v", rep.Error)
+			}
+			if rep.Error.Type != runtime.TypeSyntax {
+				_, killedAfter := p.Stats()
+				if killedAfter != killed+1 {
+					t.Fatalf("no worker was killed (%d → %d)", killed, killedAfter)
+				}
+				for _, pid := range before {
+					if !contains(p.pids(), pid) && !gone(pid) {
+						t.Fatalf("worker %d is still running", pid)
+					}
+				}
+			}
+			ok, err := p.Run(context.Background(), runtime.Request{Space: sp, Source: `write_file("after.txt", "fine"); 42`})
+			if err != nil || string(ok.Result) != "42" {
+				t.Fatalf("the next run: %v %+v", err, ok)
+			}
+		})
+	}
+}
+
+func contains(list []int, v int) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// gone waits up to 5 s for a process to no longer exist.
+func gone(pid int) bool {
+	for i := 0; i < 500; i++ {
+		if syscall.Kill(pid, 0) != nil {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false
+}
