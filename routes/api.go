@@ -52,7 +52,7 @@ type fileJSON struct {
 }
 
 func (s *Server) fileJSON(rec files.Record) fileJSON {
-	base := apiURL(s.links, "/api/files/" + rec.ID)
+	base := apiURL(s.links, "/api/files/"+rec.ID)
 	j := fileJSON{Record: rec, URL: s.links.URL(rec.Conversation, rec.Name), DownloadURL: base + "/download", ViewURL: base + "/view"}
 	switch formats.PreviewKind(rec.Name, rec.MIME) {
 	case formats.PreviewImage:

@@ -128,7 +128,7 @@ func (s *Server) handleVersions(w http.ResponseWriter, r *http.Request) {
 		}
 		out := make([]versionJSON, len(vs))
 		for i, v := range vs {
-			base := apiURL(s.links, "/api/files/" + rec.ID + "/versions/" + strconv.Itoa(v.Version))
+			base := apiURL(s.links, "/api/files/"+rec.ID+"/versions/"+strconv.Itoa(v.Version))
 			out[i] = versionJSON{Version: v, DownloadURL: base + "/download", RestoreURL: base + "/restore"}
 		}
 		return map[string]any{"file": s.fileJSON(rec), "versions": out}, nil

@@ -19,8 +19,8 @@ const MaxOpenFiles = 64
 type handle struct {
 	name   string
 	binary bool
-	f      *os.File      // read handles
-	br     *bufio.Reader // read handles
+	f      *os.File         // read handles
+	br     *bufio.Reader    // read handles
 	w      files.FileWriter // write handles
 	closed bool
 	failed error // a write failed: the new version is discarded

@@ -8,11 +8,11 @@
 package spreadsheet
 
 import (
-	"errors"
-	"io/fs"
 	"archive/zip"
 	"bytes"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"runtime"
