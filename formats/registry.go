@@ -76,3 +76,26 @@ func Call(ctx context.Context, e Env, name string, args json.RawMessage) (any, e
 	}
 	return op(ctx, e, args)
 }
+
+// Caller runs formats operations by name: Local in this process, or a
+// sandbox pool in worker processes, where a decoder that loops or
+// explodes on a hostile file can be stopped. The doors take a Caller.
+type Caller interface {
+	Call(ctx context.Context, e Env, name string, args any) (json.RawMessage, error)
+}
+
+// Local runs operations in this process.
+type Local struct{}
+
+// Call runs the operation and answers its result as JSON.
+func (Local) Call(ctx context.Context, e Env, name string, args any) (json.RawMessage, error) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	out, err := Call(ctx, e, name, raw)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(out)
+}

@@ -3,6 +3,7 @@ package routes
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -34,6 +35,13 @@ func (s *Server) previewSlot(ctx context.Context) (release func(), err error) {
 	}
 }
 
+// The formats operations behind previews and thumbnails, run by the
+// server's formats.Caller (in worker processes when it is a sandbox pool).
+var (
+	previewOp   = formats.NameOf(formats.PreviewOf)
+	thumbnailOp = formats.NameOf(formats.ToBase64)
+)
+
 // handlePreview answers GET /api/files/{id}/preview[?sheet=Name]: what the
 // web page shows of an image, a PDF or a spreadsheet beside its bytes.
 func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
@@ -43,7 +51,7 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		defer release()
-		p, err := formats.PreviewOf(r.Context(), formats.Env{Space: sp},
+		p, err := s.formats.Call(r.Context(), formats.Env{Space: sp}, previewOp,
 			formats.PreviewArgs{File: rec.Name, MIME: rec.MIME, Sheet: r.URL.Query().Get("sheet")})
 		if err != nil {
 			return nil, err
@@ -86,8 +94,12 @@ func (s *Server) handleThumbnail(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log, err)
 		return
 	}
-	enc, err := formats.ToBase64(r.Context(), formats.Env{Space: sp}, formats.Base64Args{File: rec.ID, MaxWidth: side, MaxHeight: side})
+	var enc formats.Encoded
+	raw, err := s.formats.Call(r.Context(), formats.Env{Space: sp}, thumbnailOp, formats.Base64Args{File: rec.ID, MaxWidth: side, MaxHeight: side})
 	release()
+	if err == nil {
+		err = json.Unmarshal(raw, &enc)
+	}
 	if err != nil {
 		h.Del("Etag")
 		writeError(w, r, s.log, err)

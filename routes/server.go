@@ -12,6 +12,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"convfiles/files"
+	"convfiles/formats"
 	"convfiles/runtime"
 )
 
@@ -20,8 +21,11 @@ type Config struct {
 	Store  *files.Store
 	Links  Links
 	Logger *slog.Logger
-	// Runner runs scripts for /execute; nil leaves the code routes out.
-	Runner *runtime.Runner
+	// Runner runs scripts for /execute (in worker processes when it is a
+	// sandbox pool); nil leaves the code routes out.
+	Runner runtime.Executor
+	// Formats runs previews and thumbnails (default formats.Local).
+	Formats formats.Caller
 	// Workspace is the folder PUT /workspace saves code into.
 	Workspace *files.Space
 	// ScriptFiles gives scripts run by /execute their file helpers; off,
@@ -48,7 +52,8 @@ type Server struct {
 	log     *slog.Logger
 	router  *mux.Router
 	headers *headerCache
-	runner  *runtime.Runner
+	runner  runtime.Executor
+	formats formats.Caller
 	work    *files.Space
 	scripts scriptFiles
 	rates   RateLimits
@@ -75,7 +80,10 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Server{store: cfg.Store, links: cfg.Links, log: cfg.Logger, headers: newHeaderCache(4096),
+	if cfg.Formats == nil {
+		cfg.Formats = formats.Local{}
+	}
+	s := &Server{formats: cfg.Formats, store: cfg.Store, links: cfg.Links, log: cfg.Logger, headers: newHeaderCache(4096),
 		runner: cfg.Runner, work: cfg.Workspace, scripts: scriptFiles{cfg.ScriptFiles, cfg.DefaultScriptSpace},
 		rates: cfg.RateLimits, limits: newLimits(cfg.RateLimits), previews: newPreviewSlots(goruntime.NumCPU())}
 	s.closing, s.shutdown = context.WithCancel(context.Background())
@@ -97,7 +105,7 @@ func New(cfg Config) *Server {
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusMethodNotAllowed, envelope{Error: &errorBody{Type: "MethodNotAllowed", Message: r.Method + " is not allowed here"}})
 	})
-	if s.runner != nil {
+	if cfg.Runner != nil {
 		s.registerCodeRoutes(r)
 	}
 	if cfg.API {

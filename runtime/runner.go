@@ -99,6 +99,16 @@ func (c Config) WithDefaults() Config {
 	return c
 }
 
+// Executor runs scripts and checks their syntax: a Runner in this
+// process, or a pool of worker processes (package sandbox) that run them
+// where the kernel can bound and stop them. The doors take an Executor.
+type Executor interface {
+	Run(ctx context.Context, req Request) (*Report, error)
+	Lint(filename, src string, lang Language) []Diagnostic
+}
+
+var _ Executor = (*Runner)(nil)
+
 // Runner executes scripts. It is safe for concurrent use; each Run gets a
 // fresh VM, so nothing survives from one run to the next.
 type Runner struct {

@@ -16,6 +16,7 @@ import (
 	"convfiles/files"
 	"convfiles/routes"
 	"convfiles/runtime"
+	"convfiles/sandbox"
 )
 
 // Config is the TOML configuration file. Every key is optional; flags
@@ -34,6 +35,16 @@ type Config struct {
 	Workspace WorkspaceConfig `toml:"workspace"`
 	RateLimit RateLimitConfig `toml:"ratelimit"`
 	Download  DownloadConfig  `toml:"download"`
+	Sandbox   SandboxConfig   `toml:"sandbox"`
+}
+
+// SandboxConfig sizes the worker processes that run scripts and file
+// decoders for serve and mcp.
+type SandboxConfig struct {
+	// Workers bounds the worker processes alive at once; 0 is four per CPU.
+	Workers int `toml:"workers"`
+	// FormatTimeout bounds one format operation (a preview, an MCP tool).
+	FormatTimeout Duration `toml:"format_timeout"`
 }
 
 // DownloadConfig governs files.download: by default only public addresses
@@ -125,6 +136,7 @@ func defaultConfig() Config {
 		DataDir:  filepath.Join(xdg.DataHome, "convfiles"),
 		Mode:     "local",
 		Download: DownloadConfig{Allow: []string{}, MaxBytes: files.DefaultMaxFileBytes, Timeout: Duration{30 * time.Second}},
+		Sandbox:  SandboxConfig{FormatTimeout: Duration{sandbox.DefaultFormatTimeout}},
 		Server:   ServerConfig{Address: "127.0.0.1:8080", AllowedHosts: []string{}, CORSOrigins: []string{}},
 		RateLimit: RateLimitConfig{
 			PerClient: routes.DefaultRateLimits.PerClient,
@@ -170,7 +182,7 @@ func loadConfig(path string, explicit bool) (Config, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return cfg, fmt.Errorf("config %s: unknown keys %s (known: data_dir, mode, [server] address public_url allowed_hosts cors_origins allow_remote, [limits] max_file_bytes max_conversation_bytes max_execution_bytes, [runtime] timeout max_call_stack memory_limit max_log_lines max_log_bytes max_result_bytes read_roots, [io] dir max_bytes enabled, [workspace] dir, [ratelimit] per_client per_code_id global, [download] allow_private allow max_bytes timeout)", path, strings.Join(keys, ", "))
+		return cfg, fmt.Errorf("config %s: unknown keys %s (known: data_dir, mode, [server] address public_url allowed_hosts cors_origins allow_remote, [limits] max_file_bytes max_conversation_bytes max_execution_bytes, [runtime] timeout max_call_stack memory_limit max_log_lines max_log_bytes max_result_bytes read_roots, [io] dir max_bytes enabled, [workspace] dir, [ratelimit] per_client per_code_id global, [download] allow_private allow max_bytes timeout, [sandbox] workers format_timeout)", path, strings.Join(keys, ", "))
 	}
 	if cfg.Output != nil {
 		if md.IsDefined("io") {
@@ -184,6 +196,9 @@ func loadConfig(path string, explicit bool) (Config, error) {
 func (c Config) validate() error {
 	if c.Mode != "local" && c.Mode != "hosted" {
 		return fmt.Errorf("config: mode %q is not \"local\" or \"hosted\"", c.Mode)
+	}
+	if c.Sandbox.Workers < 0 || c.Sandbox.FormatTimeout.Duration <= 0 {
+		return errors.New("config: sandbox.workers must be 0 or more and sandbox.format_timeout positive")
 	}
 	if c.Runtime.Timeout.Duration <= 0 {
 		return errors.New("config: runtime.timeout must be positive")

@@ -19,12 +19,17 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"convfiles/sandbox"
 )
 
 // TestMain lets the test binary act as the convfiles binary: with
 // CONVFILES_RUN_MAIN=1 it runs the command line instead of the tests, so a
 // test can start a real server process and kill it.
 func TestMain(m *testing.M) {
+	// The servers these tests start run their scripts in worker
+	// processes: this binary, started again as one.
+	sandbox.RunWorkerIfAsked()
 	if os.Getenv("CONVFILES_RUN_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}))
 	}

@@ -26,7 +26,7 @@ func TestTunedGCDoesNotStopScriptsForGarbage(t *testing.T) {
 	cfg.DataDir = t.TempDir()
 	cfg.Runtime.MemoryLimit = 96 << 20
 	tuneGC(cfg, 2000)
-	scripts, err := newScripting(cfg, &env{stdout: io.Discard, stderr: io.Discard, logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	scripts, err := newScripting(cfg, &env{stdout: io.Discard, stderr: io.Discard, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func cmdMCP(e *env, args []string) error {
 		return err
 	}
 	defer closeStore()
-	scripts, err := newScripting(cfg, e)
+	scripts, err := newScripting(cfg, e, true)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,8 @@ func cmdMCP(e *env, args []string) error {
 func newMCPServer(cfg Config, e *env, store *files.Store, scripts *scripting, conv string) (*mcp.Server, error) {
 	return mcp.New(mcp.Config{
 		Store:         store,
-		Runner:        scripts.Runner,
+		Runner:        scripts.Executor,
+		Formats:       scripts.formats,
 		Downloader:    scripts.fetcher,
 		Link:          routes.Links{Base: cfg.publicURL()}.URL,
 		Conversation:  conv,

@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"convfiles/files"
+	"convfiles/formats"
+	"convfiles/sandbox"
 	"convfiles/internal/fetch"
 	"convfiles/routes"
 	"convfiles/runtime"
@@ -60,7 +62,7 @@ func cmdRun(e *env, args []string) error {
 	if space != nil {
 		defer space.Close()
 	}
-	scripts, err := newScripting(cfg, e)
+	scripts, err := newScripting(cfg, e, false)
 	if err != nil {
 		return err
 	}
@@ -77,16 +79,21 @@ func cmdRun(e *env, args []string) error {
 	return nil
 }
 
-// scripting runs scripts: the runner, the read roots it holds open, and
-// the fetcher it downloads with, which file_download shares.
+// scripting runs scripts and format operations: in worker processes for
+// the serving commands (a sandbox pool), in this process for convfiles
+// run. It holds the read roots and the fetcher the server side uses.
 type scripting struct {
-	*runtime.Runner
+	runtime.Executor
+	formats formats.Caller
 	roots   *files.ReadRoots
 	fetcher *fetch.Fetcher
+	pool    *sandbox.Pool   // nil in this process
+	runner  *runtime.Runner // nil with a pool
 }
 
-// newScripting builds the script runner from the configuration.
-func newScripting(cfg Config, e *env) (*scripting, error) {
+// newScripting builds the script runner from the configuration; sandboxed
+// runs scripts and decoders in worker processes.
+func newScripting(cfg Config, e *env, sandboxed bool) (*scripting, error) {
 	roots, err := files.OpenReadRoots(cfg.Runtime.ReadRoots)
 	if err != nil {
 		return nil, err
@@ -96,7 +103,7 @@ func newScripting(cfg Config, e *env) (*scripting, error) {
 		roots.Close()
 		return nil, err
 	}
-	runner := runtime.New(runtime.Config{
+	rc := runtime.Config{
 		Downloader:        fetcher,
 		Timeout:           cfg.Runtime.Timeout.Duration,
 		MaxCallStack:      cfg.Runtime.MaxCallStack,
@@ -109,13 +116,31 @@ func newScripting(cfg Config, e *env) (*scripting, error) {
 		ReadRoots:         roots,
 		Link:              routes.Links{Base: cfg.publicURL()}.URL,
 		Logger:            e.logger,
-	})
-	return &scripting{Runner: runner, roots: roots, fetcher: fetcher}, nil
+	}
+	s := &scripting{roots: roots, fetcher: fetcher}
+	if !sandboxed {
+		s.runner = runtime.New(rc)
+		s.Executor, s.formats = s.runner, formats.Local{}
+		return s, nil
+	}
+	s.pool, err = sandbox.New(sandbox.Config{Runtime: rc, LinkBase: cfg.publicURL(), Workers: cfg.Sandbox.Workers,
+		FormatTimeout: cfg.Sandbox.FormatTimeout.Duration, Logger: e.logger})
+	if err != nil {
+		roots.Close()
+		return nil, err
+	}
+	s.Executor, s.formats = s.pool, s.pool
+	return s, nil
 }
 
-// close waits for every script goroutine, then releases the read roots.
+// close ends the scripts (a pool kills its workers, a runner waits for
+// its goroutines), then releases the read roots.
 func (s *scripting) close() {
-	s.Wait()
+	if s.pool != nil {
+		s.pool.Close()
+	} else {
+		s.runner.Wait()
+	}
 	s.roots.Close()
 }
 

@@ -84,7 +84,7 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		return err
 	}
 	defer code.close()
-	scripts, err := newScripting(cfg, e)
+	scripts, err := newScripting(cfg, e, true)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,8 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		Store:              store,
 		Links:              routes.Links{Base: cfg.publicURL()},
 		Logger:             e.logger,
-		Runner:             scripts.Runner,
+		Runner:             scripts.Executor,
+		Formats:            scripts.formats,
 		Workspace:          code.workspace,
 		ScriptFiles:        cfg.scriptFiles(),
 		DefaultScriptSpace: code.io,

@@ -33,7 +33,11 @@ var rules = map[string]struct {
 	// esbuild's API package links net/http for its dev server; the runtime
 	// itself speaks no HTTP.
 	"runtime": {mayImport: []string{"files", "content", "formats", "prompts", "internal/bytesize"}, ownNot: []string{"net/http"}},
-	"routes":  {mayImport: []string{"files", "content", "formats", "runtime", "prompts", "internal/bytesize"}},
+	"routes":  {mayImport: []string{"files", "content", "formats", "runtime", "prompts", "internal/bytesize", "internal/links"}},
+	// sandbox runs the runtime and formats in worker processes and serves
+	// their file operations: it speaks no HTTP and knows no SQL.
+	"sandbox": {mayImport: []string{"files", "content", "formats", "runtime", "prompts", "internal/bytesize", "internal/links"},
+		ownNot: []string{"net/http"}, mustNot: []string{"modernc.org/sqlite"}},
 	// routes and routes/mcp are two doors over the same packages: neither
 	// imports the other.
 	"routes/mcp":    {mayImport: []string{"files", "content", "formats", "runtime", "prompts", "internal/bytesize"}, mustNot: []string{"modernc.org/sqlite"}},

@@ -52,12 +52,18 @@ func formatOp[A, R any](s *Server, name string, h hints, wrap string, f func(con
 	if wrap != "" {
 		out = &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{wrap: out}, Required: []string{wrap}}
 	}
+	op := formats.NameOf(f)
+	_, encoded := any(*new(R)).(formats.Encoded)
 	return addTool(s, name, h, out, func(c *call, in formatIn[A]) (*sdk.CallToolResult, error) {
-		res, err := f(c.ctx, formats.Env{Space: c.sp, Write: c.writeOpts()}, in.args)
+		res, err := s.cfg.Formats.Call(c.ctx, formats.Env{Space: c.sp, Write: c.writeOpts()}, op, in.args)
 		if err != nil {
 			return nil, err
 		}
-		if enc, ok := any(res).(formats.Encoded); ok {
+		if encoded {
+			var enc formats.Encoded
+			if err := json.Unmarshal(res, &enc); err != nil {
+				return nil, err
+			}
 			return imageResult(enc)
 		}
 		if wrap != "" {

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"convfiles/files"
+	"convfiles/formats"
 	"convfiles/runtime"
 )
 
@@ -22,7 +23,10 @@ const DefaultMaxMediaBytes = 16 << 20
 type Config struct {
 	Store *files.Store
 	// Runner runs execute_script; nil leaves the tool out.
-	Runner *runtime.Runner
+	Runner runtime.Executor
+	// Formats runs the spreadsheet_*, pdf_* and image_* tools (default
+	// formats.Local; a sandbox pool runs them in worker processes).
+	Formats formats.Caller
 	// Downloader fetches URLs for file_download; nil makes it refuse.
 	Downloader runtime.Downloader
 	// Link returns the browser link of a file; nil gives no links.
@@ -62,6 +66,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Version == "" {
 		cfg.Version = "dev"
+	}
+	if cfg.Formats == nil {
+		cfg.Formats = formats.Local{}
 	}
 	if cfg.Conversation != "" {
 		if err := files.ValidateConversationID(cfg.Conversation); err != nil {
