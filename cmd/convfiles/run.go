@@ -8,10 +8,10 @@ import (
 
 	"convfiles/files"
 	"convfiles/formats"
-	"convfiles/sandbox"
 	"convfiles/internal/fetch"
 	"convfiles/routes"
 	"convfiles/runtime"
+	"convfiles/sandbox"
 )
 
 func cmdRun(e *env, args []string) error {
