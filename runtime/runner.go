@@ -53,6 +53,11 @@ type Config struct {
 	ReadRoots ReadRoots
 	// Downloader fetches URLs for files.download; nil disables downloads.
 	Downloader Downloader
+	// Exclusive says this process runs one script at a time (a sandbox
+	// worker): each run then sets the match bound of backtracking regular
+	// expressions it compiles to its own timeout, and a run abandoned past
+	// its timeout ends the process's usefulness (see Abandoned).
+	Exclusive bool
 	// Link returns the URL of a file of a conversation. For a standalone
 	// folder (conversation "") it may return "".
 	Link   func(conversation, name string) string
@@ -197,6 +202,9 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 	}
 	if sp, ok := req.Space.(*files.Space); ok && sp == nil {
 		req.Space = nil // a nil *Space means no files, as nil does
+	}
+	if r.cfg.Exclusive {
+		regexp2.DefaultMatchTimeout = timeout
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

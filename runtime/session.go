@@ -36,6 +36,9 @@ type session struct {
 	handleKey *goja.Symbol
 	handles   []*handle
 	open      int
+	// stringify is JSON.stringify with its depth guard, as installed
+	// before the script ran: the run's result is made with it.
+	stringify func(goja.FunctionCall) goja.Value
 }
 
 func newSession(ctx context.Context, cfg Config, space files.Ops) *session {
@@ -63,6 +66,7 @@ func (s *session) install() {
 		s.ctors[n] = s.vm.Get(n)
 	}
 	s.installGuards()
+	s.installJSONGuards()
 	s.installConsole()
 	s.installProcess()
 	s.installSABRE()
@@ -78,12 +82,7 @@ func (s *session) exportResult(v goja.Value) ([]byte, *ScriptError) {
 	}
 	var out []byte
 	err := s.guardCall(func() {
-		j := s.vm.Get("JSON").ToObject(s.vm)
-		stringify, _ := goja.AssertFunction(j.Get("stringify"))
-		r, err := stringify(j, v)
-		if err != nil {
-			panic(err)
-		}
+		r := s.stringify(goja.FunctionCall{This: goja.Undefined(), Arguments: []goja.Value{v}})
 		if goja.IsUndefined(r) {
 			return
 		}

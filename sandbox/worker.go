@@ -106,6 +106,7 @@ type worker struct {
 
 func (w *worker) runtimeConfig() runtime.Config {
 	rc := w.cfg.Limits.config()
+	rc.Exclusive = true
 	rc.ReadRoots = readRoots{&client{c: w.c}}
 	rc.Link = links.Links{Base: w.cfg.LinkBase}.URL
 	rc.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
