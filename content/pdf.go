@@ -40,6 +40,9 @@ func ReadPDFText(ctx context.Context, data []byte, pages []int, maxPages int) (P
 	err := Guard("the PDF", func() (err error) {
 		if r, err = pdf.NewReader(bytes.NewReader(data), int64(len(data))); err == nil {
 			count = r.NumPage()
+			if count <= maxPages {
+				err = checkPageTree(r, 2*maxPages+64)
+			}
 		}
 		return err
 	})
@@ -66,11 +69,15 @@ func ReadPDFText(ctx context.Context, data []byte, pages []int, maxPages int) (P
 	}
 	out := PDFText{PageCount: count, Pages: make([]PDFPage, 0, len(pages))}
 	total := 0
+	budget := &decodedBudget{left: MaxPDFDecoded}
 	for _, p := range pages {
 		if err := ctx.Err(); err != nil {
 			return PDFText{}, err
 		}
-		t, err := pageText(r, p)
+		t, err := pageText(r, p, budget)
+		if _, refused := err.(*Refusal); refused {
+			return PDFText{}, err
+		}
 		if total+len(t) > MaxPDFText {
 			out.Truncated = true
 			break
@@ -107,7 +114,7 @@ func extractPDF(data []byte) (pages int, text, errMsg string) {
 
 // pageText reads one page's text, row by row; the reader panics on some
 // damaged pages, which become an error for that page alone.
-func pageText(r *pdf.Reader, n int) (s string, err error) {
+func pageText(r *pdf.Reader, n int, budget *decodedBudget) (s string, err error) {
 	defer func() {
 		if rec := recover(); rec != nil {
 			err = fmt.Errorf("page %d is damaged (%v)", n, rec)
@@ -116,6 +123,9 @@ func pageText(r *pdf.Reader, n int) (s string, err error) {
 	p := r.Page(n)
 	if p.V.IsNull() {
 		return "", nil
+	}
+	if err := budget.charge(p); err != nil {
+		return "", err
 	}
 	rows, err := p.GetTextByRow()
 	if err != nil {

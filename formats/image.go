@@ -194,12 +194,32 @@ func Composite(ctx context.Context, e Env, a CompositeArgs) (ImageWritten, error
 		return ImageWritten{}, files.E("image.composite", files.KindInvalid, a.File,
 			fmt.Sprintf("give 1 to %d overlays, like [{image: \"logo.png\", left: 10, top: 10}]", MaxOverlays), nil)
 	}
-	layers := make([]images.Layer, len(a.Overlays))
+	// Every image the operation holds is counted before any is decoded:
+	// each may pass the per-image cap while all of them together need
+	// gigabytes.
+	base, err := e.probe("image.composite", a.File)
+	if err != nil {
+		return ImageWritten{}, err
+	}
+	pixels := int64(base.Width) * int64(base.Height)
+	srcs := make([]source, len(a.Overlays))
 	for i, o := range a.Overlays {
-		src, err := e.load(o.Image)
-		if err != nil {
+		if srcs[i], err = e.load(o.Image); err != nil {
 			return ImageWritten{}, err
 		}
+		info, err := images.Probe(srcs[i].data)
+		if err != nil {
+			return ImageWritten{}, refused("image.composite", srcs[i].name, err)
+		}
+		if pixels += int64(info.Width) * int64(info.Height); pixels > images.MaxPixels {
+			return ImageWritten{}, files.E("image.composite", files.KindTooLarge, a.File, fmt.Sprintf(
+				"the image and its overlays hold more than %d megapixels together, more than one operation decodes: use fewer or smaller overlays",
+				images.MaxPixels/1_000_000), nil)
+		}
+	}
+	layers := make([]images.Layer, len(a.Overlays))
+	for i, o := range a.Overlays {
+		src := srcs[i]
 		img, _, err := images.Decode(src.data)
 		if err != nil {
 			return ImageWritten{}, refused("image.composite", src.name, err)

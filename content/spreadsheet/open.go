@@ -37,7 +37,15 @@ type Limits struct {
 	MaxEditable int64
 	// MaxParts is the most parts (zip entries) a workbook may have.
 	MaxParts int
+	// MaxSpilled is the most the worksheets larger than spillAbove may
+	// inflate to in all: excelize writes each of them to a temporary file
+	// when the workbook opens.
+	MaxSpilled int64
 }
+
+// spillAbove is the size past which excelize keeps a worksheet in a
+// temporary file instead of memory.
+const spillAbove = 16 << 20
 
 // DefaultLimits are the limits Open uses when given none.
 var DefaultLimits = Limits{
@@ -46,6 +54,7 @@ var DefaultLimits = Limits{
 	FreeUnzipped: 32 << 20,
 	MaxEditable:  128 << 20,
 	MaxParts:     10_000,
+	MaxSpilled:   256 << 20,
 }
 
 // Book is an open workbook: an XLSX or a CSV (one sheet).
@@ -96,7 +105,7 @@ func OpenReader(r io.ReaderAt, size int64, name string, lim Limits) (*Book, erro
 	err = content.Guard("the workbook", func() (err error) {
 		b.x, err = openExcelize(r, size, excelize.Options{
 			UnzipSizeLimit:    lim.MaxUnzipped,
-			UnzipXMLSizeLimit: 16 << 20,
+			UnzipXMLSizeLimit: spillAbove,
 		})
 		return err
 	})
@@ -156,7 +165,7 @@ func checkZip(r io.ReaderAt, size int64, lim Limits) (int64, error) {
 	if len(zr.File) > lim.MaxParts {
 		return 0, content.Refuse(content.ErrTooLarge, "the workbook has %d parts, more than the %d convfiles opens", len(zr.File), lim.MaxParts)
 	}
-	var total, sheets int64
+	var total, sheets, spilled int64
 	for _, f := range zr.File {
 		n := int64(f.UncompressedSize64)
 		if n < 0 || total+n < total {
@@ -165,7 +174,15 @@ func checkZip(r io.ReaderAt, size int64, lim Limits) (int64, error) {
 		total += n
 		if strings.HasPrefix(strings.ToLower(f.Name), "xl/worksheets/") {
 			sheets += n
+			if n > spillAbove {
+				spilled += n
+			}
 		}
+	}
+	if lim.MaxSpilled > 0 && spilled > lim.MaxSpilled {
+		return 0, content.Refuse(content.ErrTooLarge,
+			"the workbook's large sheets would inflate to %s of temporary files, more than the %s convfiles writes for one workbook",
+			byteSize(spilled), byteSize(lim.MaxSpilled))
 	}
 	allowed := min(lim.MaxUnzipped, max(lim.FreeUnzipped, lim.MaxRatio*size))
 	if total > allowed {

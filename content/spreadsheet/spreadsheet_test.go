@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"convfiles/content"
+	"convfiles/internal/hostile"
 	"convfiles/content/spreadsheet"
 	"convfiles/internal/samples"
 )
@@ -294,4 +295,15 @@ func rebuilt(t *testing.T, xlsx []byte, lie bool) []byte {
 	}
 	zw.Close()
 	return buf.Bytes()
+}
+
+// TestSpillingWorkbookIsRefused: a workbook that passes the inflation
+// ratio but whose sheets would be written out as 300 MB of temporary
+// files is refused before excelize opens it.
+func TestSpillingWorkbookIsRefused(t *testing.T) {
+	data := hostile.SpillingXLSX(300<<20, 2<<20)
+	_, err := spreadsheet.Open(data, "big.xlsx", spreadsheet.Limits{})
+	if !errors.Is(err, content.ErrTooLarge) || !strings.Contains(err.Error(), "temporary files") {
+		t.Fatalf("%d bytes: %v", len(data), err)
+	}
 }

@@ -1,0 +1,78 @@
+package content
+
+import (
+	"io"
+
+	"github.com/ledongthuc/pdf"
+
+	"convfiles/internal/bytesize"
+)
+
+// Bounds the text reader checks before it walks a PDF or inflates a page.
+const (
+	// maxPageTreeDepth bounds the levels of a page tree: a real one is a
+	// few levels deep; a tree whose kid is its own ancestor never ends,
+	// and the text library would walk it forever.
+	maxPageTreeDepth = 64
+	// MaxPDFDecoded bounds the bytes a document's page contents may
+	// inflate to, in all: 3.4 MB of Flate can hold a gigabyte.
+	MaxPDFDecoded = 256 << 20
+)
+
+// checkPageTree walks a PDF's page tree without recursion and refuses
+// one that loops (it shows up as a tree deeper than any real one) or has
+// more nodes than pages allows.
+func checkPageTree(r *pdf.Reader, maxNodes int) error {
+	type node struct {
+		v     pdf.Value
+		depth int
+	}
+	stack := []node{{r.Trailer().Key("Root").Key("Pages"), 0}}
+	for seen := 0; len(stack) > 0; seen++ {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.depth > maxPageTreeDepth {
+			return Refuse(ErrDamaged, "the PDF's page tree loops back on itself (or is more than %d levels deep): it is damaged or hostile", maxPageTreeDepth)
+		}
+		if seen > maxNodes {
+			return Refuse(ErrTooLarge, "the PDF's page tree has more than %d nodes", maxNodes)
+		}
+		if n.v.Key("Type").Name() != "Pages" {
+			continue
+		}
+		kids := n.v.Key("Kids")
+		for i := 0; i < kids.Len(); i++ {
+			stack = append(stack, node{kids.Index(i), n.depth + 1})
+		}
+	}
+	return nil
+}
+
+// decodedBudget counts what a document's page contents inflate to.
+type decodedBudget struct{ left int64 }
+
+// charge inflates a page's content streams into nothing, counting, and
+// refuses the page once the document's contents pass MaxPDFDecoded: the
+// text library would hold them whole.
+func (b *decodedBudget) charge(p pdf.Page) error {
+	c := p.V.Key("Contents")
+	streams := []pdf.Value{c}
+	if c.Kind() == pdf.Array {
+		streams = streams[:0]
+		for i := 0; i < c.Len(); i++ {
+			streams = append(streams, c.Index(i))
+		}
+	}
+	for _, s := range streams {
+		if s.Kind() != pdf.Stream {
+			continue
+		}
+		rc := s.Reader()
+		n, _ := io.Copy(io.Discard, io.LimitReader(rc, b.left+1))
+		rc.Close()
+		if b.left -= n; b.left < 0 {
+			return Refuse(ErrTooLarge, "the PDF's page contents inflate to more than %s, more than convfiles reads of one document", bytesize.Format(MaxPDFDecoded))
+		}
+	}
+	return nil
+}
