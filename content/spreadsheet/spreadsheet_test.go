@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"convfiles/content"
-	"convfiles/internal/hostile"
 	"convfiles/content/spreadsheet"
+	"convfiles/internal/hostile"
 	"convfiles/internal/samples"
 )
 
