@@ -69,18 +69,30 @@ func cmdCleanup(e *env, args []string) error {
 	return nil
 }
 
-// parseAge accepts Go durations and whole days ("7d").
+// maxAge is the longest --older-than: a century, far inside what a
+// time.Duration holds (a larger one overflowed to a negative age, which
+// matched every conversation).
+const maxAge = 100 * 365 * 24 * time.Hour
+
+// parseAge accepts Go durations and whole days ("7d"), from a second to
+// a century.
 func parseAge(s string) (time.Duration, error) {
+	bad := fmt.Errorf("--older-than %q: want a duration from 1s to 36500d, like 90m, 36h or 7d", s)
+	var v time.Duration
 	if d, ok := strings.CutSuffix(s, "d"); ok {
-		n, err := strconv.Atoi(d)
-		if err != nil || n < 0 {
-			return 0, fmt.Errorf("--older-than %q: want a duration like 90m, 36h or 7d", s)
+		n, err := strconv.ParseInt(d, 10, 64)
+		if err != nil || n < 0 || n > int64(maxAge/(24*time.Hour)) {
+			return 0, bad
 		}
-		return time.Duration(n) * 24 * time.Hour, nil
+		v = time.Duration(n) * 24 * time.Hour
+	} else {
+		var err error
+		if v, err = time.ParseDuration(s); err != nil {
+			return 0, bad
+		}
 	}
-	v, err := time.ParseDuration(s)
-	if err != nil || v < 0 {
-		return 0, fmt.Errorf("--older-than %q: want a duration like 90m, 36h or 7d", s)
+	if v < time.Second || v > maxAge {
+		return 0, bad
 	}
 	return v, nil
 }

@@ -47,6 +47,26 @@ func TestCleanup(t *testing.T) {
 	}
 }
 
+// TestCleanupRefusesAgesThatOverflow: an age past a century (200000d
+// overflowed to a negative duration and matched every conversation), a
+// negative or zero age, are usage errors, and nothing is deleted.
+func TestCleanupRefusesAgesThatOverflow(t *testing.T) {
+	c := newCLI(t)
+	c.run(`write_file("keep.txt", "x")`, "run", "--conversation", "kept")
+	for _, age := range []string{"200000d", "9223372036854775807d", "-1d", "0d", "0s", "-5h", "3000000h", "1e9d"} {
+		code, _, errs := c.run("", "cleanup", "--older-than", age)
+		if code != 2 || !strings.Contains(errs, "from 1s to 36500d") {
+			t.Errorf("--older-than %s: exit %d: %s", age, code, errs)
+		}
+	}
+	if _, out, _ := c.run("", "ls"); !strings.Contains(out, "kept") {
+		t.Fatalf("a refused cleanup deleted: %s", out)
+	}
+	if code, _, _ := c.run("", "cleanup", "--older-than", "36500d", "--dry-run"); code != 0 {
+		t.Fatalf("a century: exit %d", code)
+	}
+}
+
 // TestVersionsAndRestoreCLI: rm and overwrites keep versions the CLI lists,
 // prints and restores.
 func TestVersionsAndRestoreCLI(t *testing.T) {

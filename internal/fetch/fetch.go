@@ -148,17 +148,7 @@ func (f *Fetcher) refuse(a netip.Addr) string {
 	if f.policy.AllowPrivate {
 		return ""
 	}
-	switch {
-	case a.IsLoopback():
-		return "a loopback address"
-	case a.IsPrivate(), netip.MustParsePrefix("100.64.0.0/10").Contains(a):
-		return "a private address"
-	case a.IsLinkLocalUnicast(), a.IsLinkLocalMulticast():
-		return "a link-local address"
-	case a.IsUnspecified(), a.IsMulticast(), a.IsInterfaceLocalMulticast():
-		return "not a unicast address"
-	}
-	return ""
+	return special(a)
 }
 
 // Download is a fetched body being read.

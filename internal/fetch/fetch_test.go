@@ -170,3 +170,36 @@ func TestTimeoutAndRedirectLimit(t *testing.T) {
 		t.Fatal("a malformed allow entry was accepted")
 	}
 }
+
+// TestRefusesEverySpecialPurposeRange: every range of IANA's IPv4 and
+// IPv6 special-purpose registries is refused, the ones a bare Go check
+// misses included (0.0.0.0/8, NAT64, 6to4, IPv4-compatible IPv6, Teredo,
+// documentation and benchmarking space); public addresses are not.
+func TestRefusesEverySpecialPurposeRange(t *testing.T) {
+	f := fetcher(t)
+	for _, a := range []string{
+		"0.1.2.3", "10.1.1.1", "100.64.0.1", "127.0.0.53", "169.254.1.1", "172.31.255.255", "192.0.0.170",
+		"192.0.2.1", "192.31.196.1", "192.52.193.1", "192.88.99.1", "192.168.0.1", "192.175.48.1", "198.18.0.1",
+		"198.51.100.1", "203.0.113.1", "224.0.0.1", "239.255.255.250", "240.0.0.1", "255.255.255.255",
+		"::", "::1", "::127.0.0.1", "::10.0.0.1", "64:ff9b::7f00:1", "64:ff9b:1::1", "100::1", "2001::1",
+		"2001:db8::1", "2002:7f00:1::1", "2002:a00:1::", "2620:4f:8000::1", "3fff::1", "5f00::1", "fc00::1",
+		"fd12:3456::1", "fe80::1", "fec0::1", "ff02::1",
+	} {
+		addr := netip.MustParseAddr(a)
+		if why := f.refuse(addr.Unmap()); why == "" {
+			t.Errorf("%s is allowed", a)
+		}
+		host := a
+		if addr.Is6() {
+			host = "[" + a + "]"
+		}
+		if _, err := f.Get(context.Background(), "http://"+host+":1/"); err == nil || !strings.Contains(err.Error(), "only public addresses") {
+			t.Errorf("GET %s: %v", host, err)
+		}
+	}
+	for _, a := range []string{"8.8.8.8", "1.1.1.1", "93.184.216.34", "2606:4700::1111", "2a00:1450:4001::200e"} {
+		if why := f.refuse(netip.MustParseAddr(a)); why != "" {
+			t.Errorf("public %s refused: %s", a, why)
+		}
+	}
+}
