@@ -59,6 +59,8 @@ type Store struct {
 	roots *rootCache
 	lines lineCache
 	lock  *os.File // the shared open lock (see lockStore); nil without an index
+	// outside wakes followers for changes other processes record.
+	outside *outsideChanges
 }
 
 // OpenStore opens (creating it if needed) the conversations folder dir, and

@@ -45,6 +45,14 @@ func statusOf(kind files.Kind) (int, string) {
 // writeError answers err as a JSON envelope. Internal errors are logged
 // with their cause and shown to the client only as "internal error".
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	if g, ok := r.Body.(*stallGuard); ok && g.stalled {
+		// The request body stalled past its idle time: whatever failed
+		// after (a write cancelled with the request) failed for that.
+		w.Header().Set("Connection", "close")
+		writeJSON(w, http.StatusRequestTimeout, envelope{Error: &errorBody{Type: "RequestTimeout",
+			Message: "the request body stopped arriving: a body may not stall for more than " + DefaultBodyIdle.String() + " at a time"}})
+		return
+	}
 	if r.Context().Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		// The client went away while it waited: nobody reads an answer,
 		// and nothing failed here.

@@ -41,6 +41,11 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log, err)
 		return
 	}
+	release := s.limits.streams.acquire(w, r)
+	if release == nil {
+		return
+	}
+	defer release()
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	defer context.AfterFunc(s.closing, cancel)() // Shutdown ends the stream

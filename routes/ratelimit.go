@@ -17,10 +17,17 @@ type RateLimits struct {
 	PerClient int // per client address, on /workspace, /execute and /lint
 	PerCodeID int // saves of one codeId
 	Global    int // all clients together
+	// MCPPerClient is MCP requests a minute per client address over HTTP.
+	MCPPerClient int
+	// EventStreams and EventStreamsPerClient cap the long-lived streams
+	// open at once (0: DefaultEventStreams, DefaultEventStreamsPerClient).
+	EventStreams, EventStreamsPerClient int
 }
 
 // DefaultRateLimits are seed 002's numbers.
-var DefaultRateLimits = RateLimits{PerClient: 100, PerCodeID: 10, Global: 1000}
+// An agent's MCP client makes a call per tool use: it gets more room.
+var DefaultRateLimits = RateLimits{PerClient: 100, PerCodeID: 10, Global: 1000, MCPPerClient: 600,
+	EventStreams: DefaultEventStreams, EventStreamsPerClient: DefaultEventStreamsPerClient}
 
 // limiter holds one token bucket per key (a client address, a codeId), each
 // refilling at perMinute and holding up to perMinute tokens, so a quiet
@@ -71,13 +78,34 @@ func (l *limiter) allow(key string) (ok bool, retryAfter time.Duration) {
 	return true, 0
 }
 
-// limits holds the three limiters of the API.
+// limits holds the limiters of the API.
 type limits struct {
-	client, codeID, global *limiter
+	client, codeID, global, mcp *limiter
+	streams                     *streamCaps
 }
 
 func newLimits(rl RateLimits) *limits {
-	return &limits{client: newLimiter(rl.PerClient), codeID: newLimiter(rl.PerCodeID), global: newLimiter(rl.Global)}
+	return &limits{client: newLimiter(rl.PerClient), codeID: newLimiter(rl.PerCodeID), global: newLimiter(rl.Global),
+		mcp: newLimiter(rl.MCPPerClient), streams: newStreamCaps(rl.EventStreamsPerClient, rl.EventStreams)}
+}
+
+// limitMCP applies the MCP rate limit to every /mcp request, and the
+// stream caps to its standing streams (GET).
+func (s *Server) limitMCP(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ok, wait := s.limits.mcp.allow(clientAddr(r)); !ok {
+			tooMany(w, "this client", s.rates.MCPPerClient, wait)
+			return
+		}
+		if r.Method == http.MethodGet {
+			release := s.limits.streams.acquire(w, r)
+			if release == nil {
+				return
+			}
+			defer release()
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // admit checks the client and global limits, answering 429 with

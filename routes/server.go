@@ -8,6 +8,7 @@ import (
 	goruntime "runtime"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/gorilla/mux"
 
@@ -40,6 +41,8 @@ type Config struct {
 	API bool
 	// MCP, when set, serves the MCP streamable HTTP transport at /mcp.
 	MCP http.Handler
+	// BodyIdle is how long a request body may stall (DefaultBodyIdle).
+	BodyIdle time.Duration
 	// Access is which hosts and other origins are served (see Access); it
 	// must pass Access.Validate, or New panics.
 	Access Access
@@ -59,6 +62,7 @@ type Server struct {
 	rates   RateLimits
 	limits  *limits
 	guard   *originGuard
+	idle    time.Duration
 	// previews holds a token per preview or thumbnail being made.
 	previews chan struct{}
 	// closing is cancelled by Shutdown: long-lived responses (event streams)
@@ -92,6 +96,10 @@ func New(cfg Config) *Server {
 		panic("routes.New: " + err.Error())
 	}
 	s.guard = guard
+	s.idle = cfg.BodyIdle
+	if s.idle <= 0 {
+		s.idle = DefaultBodyIdle
+	}
 	r := mux.NewRouter()
 	// Names are matched as they were sent, percent-encoded, and decoded once
 	// by the handler; mux must neither decode them first nor "clean" a path
@@ -113,7 +121,7 @@ func New(cfg Config) *Server {
 		s.registerPage(r)
 	}
 	if cfg.MCP != nil {
-		r.Handle("/mcp", cfg.MCP)
+		r.Handle("/mcp", s.limitMCP(cfg.MCP))
 	}
 	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
 	s.router = r
@@ -135,6 +143,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.guard.check(w, r) {
 		return
 	}
+	guardBody(w, r, s.idle)
 	// Links are the hottest route: dispatch them before the router, whose
 	// matching runs a regexp per route.
 	if strings.HasPrefix(r.URL.Path, "/files/") {

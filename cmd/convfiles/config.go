@@ -79,6 +79,11 @@ type RateLimitConfig struct {
 	PerClient int `toml:"per_client"`
 	PerCodeID int `toml:"per_code_id"`
 	Global    int `toml:"global"`
+	// MCPPerClient is MCP requests over HTTP a minute per client address.
+	MCPPerClient int `toml:"mcp_per_client"`
+	// EventStreams caps the open event streams, in all and per client.
+	EventStreams          int `toml:"event_streams"`
+	EventStreamsPerClient int `toml:"event_streams_per_client"`
 }
 
 // ServerConfig configures convfiles serve.
@@ -142,6 +147,10 @@ func defaultConfig() Config {
 			PerClient: routes.DefaultRateLimits.PerClient,
 			PerCodeID: routes.DefaultRateLimits.PerCodeID,
 			Global:    routes.DefaultRateLimits.Global,
+
+			MCPPerClient:          routes.DefaultRateLimits.MCPPerClient,
+			EventStreams:          routes.DefaultRateLimits.EventStreams,
+			EventStreamsPerClient: routes.DefaultRateLimits.EventStreamsPerClient,
 		},
 		Limits: LimitsConfig{
 			MaxFileBytes:         files.DefaultMaxFileBytes,
@@ -182,7 +191,7 @@ func loadConfig(path string, explicit bool) (Config, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return cfg, fmt.Errorf("config %s: unknown keys %s (known: data_dir, mode, [server] address public_url allowed_hosts cors_origins allow_remote, [limits] max_file_bytes max_conversation_bytes max_execution_bytes, [runtime] timeout max_call_stack memory_limit max_log_lines max_log_bytes max_result_bytes read_roots, [io] dir max_bytes enabled, [workspace] dir, [ratelimit] per_client per_code_id global, [download] allow_private allow max_bytes timeout, [sandbox] workers format_timeout)", path, strings.Join(keys, ", "))
+		return cfg, fmt.Errorf("config %s: unknown keys %s (known: data_dir, mode, [server] address public_url allowed_hosts cors_origins allow_remote, [limits] max_file_bytes max_conversation_bytes max_execution_bytes, [runtime] timeout max_call_stack memory_limit max_log_lines max_log_bytes max_result_bytes read_roots, [io] dir max_bytes enabled, [workspace] dir, [ratelimit] per_client per_code_id global mcp_per_client event_streams event_streams_per_client, [download] allow_private allow max_bytes timeout, [sandbox] workers format_timeout)", path, strings.Join(keys, ", "))
 	}
 	if cfg.Output != nil {
 		if md.IsDefined("io") {
@@ -263,6 +272,13 @@ func (c Config) publicURL() string {
 		host = "localhost"
 	}
 	return "http://" + net.JoinHostPort(host, port)
+}
+
+// rateLimits are the HTTP server's limits of requests and streams.
+func (c Config) rateLimits() routes.RateLimits {
+	r := c.RateLimit
+	return routes.RateLimits{PerClient: r.PerClient, PerCodeID: r.PerCodeID, Global: r.Global, MCPPerClient: r.MCPPerClient,
+		EventStreams: r.EventStreams, EventStreamsPerClient: r.EventStreamsPerClient}
 }
 
 // access is which hosts and origins the HTTP server answers.

@@ -133,12 +133,18 @@ func newScripting(cfg Config, e *env, sandboxed bool) (*scripting, error) {
 	return s, nil
 }
 
+// stop kills the workers of a pool, ending the jobs they run.
+func (s *scripting) stop() {
+	if s.pool != nil {
+		s.pool.Close()
+	}
+}
+
 // close ends the scripts (a pool kills its workers, a runner waits for
 // its goroutines), then releases the read roots.
 func (s *scripting) close() {
-	if s.pool != nil {
-		s.pool.Close()
-	} else {
+	s.stop()
+	if s.runner != nil {
 		s.runner.Wait()
 	}
 	s.roots.Close()

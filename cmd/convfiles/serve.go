@@ -109,7 +109,7 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		Workspace:          code.workspace,
 		ScriptFiles:        cfg.scriptFiles(),
 		DefaultScriptSpace: code.io,
-		RateLimits:         routes.RateLimits{PerClient: cfg.RateLimit.PerClient, PerCodeID: cfg.RateLimit.PerCodeID, Global: cfg.RateLimit.Global},
+		RateLimits:         cfg.rateLimits(),
 		API:                local,
 		MCP:                mcpHandler,
 		Access:             cfg.access(),
@@ -117,10 +117,14 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    64 << 10,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          nil,
 	}
 	srv.RegisterOnShutdown(handler.Shutdown)
+	// Work still running when the server stops is abandoned: its workers
+	// are killed, so the shutdown ends instead of waiting out timeouts.
+	srv.RegisterOnShutdown(scripts.stop)
 	if mcpShutdown != nil {
 		srv.RegisterOnShutdown(mcpShutdown)
 	}

@@ -64,3 +64,39 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// TestShutdownKillsAbandonedWork: a script with a long timeout that never
+// ends (in Go code no interrupt reaches) does not hold the shutdown: its
+// worker is killed, its client gets an answer saying so, and the server
+// is gone within seconds instead of after the script's minute.
+func TestShutdownKillsAbandonedWork(t *testing.T) {
+	addr, stop := startServe(t, t.TempDir())
+	answer := make(chan string, 1)
+	go func() {
+		body := `{"code": "let o = {}; for (let i = 0; i < 4000; i++) o = {a: o}; for (;;) { try { JSON.stringify(o) } catch (e) {} }", "language": "js", "timeout": 60000}`
+		req, _ := http.NewRequest("POST", "http://"+addr+"/execute", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			answer <- "error: " + err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		answer <- string(b)
+	}()
+	time.Sleep(500 * time.Millisecond) // the script is running
+	start := time.Now()
+	stop()
+	if took := time.Since(start); took > 15*time.Second {
+		t.Fatalf("the shutdown took %v", took)
+	}
+	select {
+	case a := <-answer:
+		if !strings.Contains(a, "shutting down") {
+			t.Fatalf("the client was told %q", a)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the client got no answer")
+	}
+}
