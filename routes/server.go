@@ -41,6 +41,8 @@ type Config struct {
 	API bool
 	// MCP, when set, serves the MCP streamable HTTP transport at /mcp.
 	MCP http.Handler
+	// Health adds to /healthz's answer (the sandbox's workers).
+	Health func() map[string]any
 	// BodyIdle is how long a request body may stall (DefaultBodyIdle).
 	BodyIdle time.Duration
 	// Access is which hosts and other origins are served (see Access); it
@@ -63,6 +65,7 @@ type Server struct {
 	limits  *limits
 	guard   *originGuard
 	idle    time.Duration
+	health  func() map[string]any
 	// previews holds a token per preview or thumbnail being made.
 	previews chan struct{}
 	// closing is cancelled by Shutdown: long-lived responses (event streams)
@@ -96,6 +99,7 @@ func New(cfg Config) *Server {
 		panic("routes.New: " + err.Error())
 	}
 	s.guard = guard
+	s.health = cfg.Health
 	s.idle = cfg.BodyIdle
 	if s.idle <= 0 {
 		s.idle = DefaultBodyIdle
@@ -154,5 +158,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	writeResult(w, map[string]string{"status": "ok"})
+	out := map[string]any{"status": "ok"}
+	if s.health != nil {
+		for k, v := range s.health() {
+			out[k] = v
+		}
+	}
+	writeResult(w, out)
 }

@@ -154,6 +154,13 @@ func (p *Pool) Status() string {
 	return s
 }
 
+// Health describes the workers for /healthz: how many are alive, started
+// and killed so far, and what confines them.
+func (p *Pool) Health() map[string]any {
+	started, killed := p.Stats()
+	return map[string]any{"sandbox": map[string]any{"workers": p.Workers(), "started": started, "killed": killed, "confinement": p.Status()}}
+}
+
 // Stats reports how many workers were started and killed so far.
 func (p *Pool) Stats() (started, killed int64) { return p.started.Load(), p.killed.Load() }
 

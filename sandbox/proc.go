@@ -121,6 +121,9 @@ func (w *proc) death() (limit, why string) {
 	case ee != nil && !ee.Exited():
 		return "crash", "its process was killed by " + ee.String()
 	}
+	if first, _, _ := strings.Cut(strings.TrimSpace(out), "\n"); first != "" {
+		return "crash", "its process failed: " + first + "; a script that exhausts its worker's memory or stack can cause this"
+	}
 	return "crash", "its process failed"
 }
 

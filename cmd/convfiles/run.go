@@ -133,6 +133,14 @@ func newScripting(cfg Config, e *env, sandboxed bool) (*scripting, error) {
 	return s, nil
 }
 
+// health describes the sandbox for /healthz.
+func (s *scripting) health() map[string]any {
+	if s.pool == nil {
+		return nil
+	}
+	return s.pool.Health()
+}
+
 // stop kills the workers of a pool, ending the jobs they run.
 func (s *scripting) stop() {
 	if s.pool != nil {

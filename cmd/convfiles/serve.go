@@ -113,6 +113,7 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		API:                local,
 		MCP:                mcpHandler,
 		Access:             cfg.access(),
+		Health:             scripts.health,
 	})
 	srv := &http.Server{
 		Handler:           handler,
