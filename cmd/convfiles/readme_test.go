@@ -156,6 +156,9 @@ func checkQuickstartLinks(t *testing.T, c *cli, report, errorExample string, cur
 	fileID, imageID, sheetID := "", fileIDOf(t, addr, "demo", "chart.png"), fileIDOf(t, addr, "demo", "sales.csv")
 	for _, line := range curls {
 		out := runCurl(t, "http://"+addr, strings.NewReplacer("FILE_ID", fileID, "IMAGE_ID", imageID, "SHEET_ID", sheetID).Replace(line))
+		if strings.HasSuffix(line, "/healthz") && !strings.Contains(string(out), `"sandbox":{"confinement":"rlimits`) {
+			t.Errorf("/healthz does not describe the sandbox as the README says: %s", out)
+		}
 		if fileID == "" && strings.Contains(line, "/api/files/upload") {
 			var up struct {
 				Result struct{ Files []struct{ ID string } }
