@@ -148,6 +148,10 @@ func TestWorkersAreKilledAndReplaced(t *testing.T) {
 			`eval("x=" + "a?\n".repeat(15e5) + "1" + ":1".repeat(15e5))`, "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			p := plain
+			if c.limit == "memory" {
+				p = tight
+			}
 			before := p.pids()
 			_, killed := p.Stats()
 			rep, err := p.Run(context.Background(), runtime.Request{Space: sp, Source: c.src, Timeout: 2 * time.Second})
