@@ -132,9 +132,10 @@ func TestFormatOperationsRunInAWorker(t *testing.T) {
 // clear error; the worker is killed, a new one takes its place, and the
 // next run succeeds.
 func TestWorkersAreKilledAndReplaced(t *testing.T) {
-	// The soft memory guard is set high, so the kernel's limit on the
-	// worker's data is what stops the allocation.
-	p := newPool(t, Config{Runtime: runtime.Config{MemoryLimit: 2 << 30}, DataBytes: 400 << 20, Warm: 1, Workers: 2})
+	// In the second pool the soft memory guard is set high, so the
+	// kernel's limit on the worker's data is what stops the allocation.
+	plain := newPool(t, Config{Warm: 1, Workers: 2})
+	tight := newPool(t, Config{Runtime: runtime.Config{MemoryLimit: 2 << 30}, DataBytes: 400 << 20, Warm: 1, Workers: 2})
 	_, sp := newSpace(t, "c")
 	for _, c := range []struct {
 		name, src  string
