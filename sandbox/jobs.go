@@ -33,7 +33,13 @@ func (p *Pool) do(ctx context.Context, j *job, ops *opServer, deadline time.Dura
 		return nil, err
 	}
 	defer ops.close()
-	timer := time.AfterFunc(deadline, func() { w.kill("timeout") })
+	// The job's file operations end with it: a helper call the server is
+	// still serving (a slow download) when the worker is killed is
+	// cancelled, so the answer is not held.
+	jobCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ops.ctx = jobCtx
+	timer := time.AfterFunc(deadline, func() { w.kill("timeout"); cancel() })
 	defer timer.Stop()
 	stop := context.AfterFunc(ctx, func() { w.kill("cancelled") })
 	defer stop()

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"syscall"
 	"testing"
@@ -134,15 +136,15 @@ func TestFormatOperationsRunInAWorker(t *testing.T) {
 func TestWorkersAreKilledAndReplaced(t *testing.T) {
 	// In the second pool the soft memory guard is set high, so the
 	// kernel's limit on the worker's data is what stops the allocation.
-	plain := newPool(t, Config{Warm: 1, Workers: 2})
+	plain := newPool(t, Config{Warm: 1, Workers: 2, Runtime: runtime.Config{Downloader: stalledDownloads{}}})
 	tight := newPool(t, Config{Runtime: runtime.Config{MemoryLimit: 2 << 30}, DataBytes: 400 << 20, Warm: 1, Workers: 2})
 	_, sp := newSpace(t, "c")
 	for _, c := range []struct {
 		name, src  string
 		typ, limit string
 	}{
-		{"a sort in Go ignores interrupts",
-			`const a = []; for (let i = 0; i < 3e6; i++) a.push(i); a.sort(); a.length`, runtime.TypeTimeout, "timeout"},
+		{"a helper call the server cannot finish in time",
+			`files.download("http://stalled.example/big.bin")`, runtime.TypeTimeout, "timeout"},
 		{"an allocation past the address-space limit",
 			`const a = []; for (;;) a.push(new Uint8Array(64 << 20))`, runtime.TypeLimit, "memory"},
 		{"a parser recursing past its stack",
@@ -182,6 +184,19 @@ func TestWorkersAreKilledAndReplaced(t *testing.T) {
 				t.Fatalf("the next run: %v %+v", err, ok)
 			}
 		})
+	}
+}
+
+// stalledDownloads is a download that never arrives: the worker waits
+// for the server's answer in Go, where no interrupt reaches it.
+type stalledDownloads struct{}
+
+func (stalledDownloads) Download(ctx context.Context, url string) (io.ReadCloser, string, error) {
+	select {
+	case <-ctx.Done():
+		return nil, "", ctx.Err()
+	case <-time.After(time.Minute):
+		return nil, "", errors.New("stalled")
 	}
 }
 
