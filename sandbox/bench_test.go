@@ -101,7 +101,7 @@ func percentile(lat []time.Duration, p float64) float64 {
 func BenchmarkExecute(b *testing.B) {
 	e := newExecuteBench(b)
 	bodies := map[string]string{
-		"hello": `{"code": "const message: string = \"Hello, World!\";\nconsole.log(JSON.stringify({ message }));", "language": "typescript"}`,
+		"hello":     `{"code": "const message: string = \"Hello, World!\";\nconsole.log(JSON.stringify({ message }));", "language": "typescript"}`,
 		"write1KiB": `{"code": "write_file(\"out.txt\", \"x\".repeat(1024))", "language": "javascript", "conversationId": "bench"}`,
 	}
 	for _, name := range []string{"hello", "write1KiB"} {
