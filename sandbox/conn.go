@@ -6,7 +6,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
-	"net"
+	"io"
 	"os"
 	"sync"
 	"syscall"
@@ -19,8 +19,16 @@ const maxFDsPerMessage = 4
 // messages in a stream, with file descriptors passed (SCM_RIGHTS) beside
 // the bytes of the message that names them. Sends are serialized; one
 // goroutine receives.
+//
+// The socket is used with blocking system calls, not Go's network
+// poller: each side waits for the other in a thread parked in recvmsg,
+// which the kernel wakes directly. Through the poller a helper call cost
+// about 57 µs, most of it waking goroutines; blocking, about a third.
+// Neither side ever waits on a socket whose peer is alive and idle:
+// the server reads only while its worker runs a job, and killing a
+// worker ends every read of its socket.
 type conn struct {
-	uc *net.UnixConn
+	fd int
 
 	wmu    sync.Mutex
 	encBuf bytes.Buffer
@@ -30,8 +38,9 @@ type conn struct {
 	dec *gob.Decoder
 }
 
-func newConn(uc *net.UnixConn) *conn {
-	c := &conn{uc: uc, in: &fdReader{uc: uc, oob: make([]byte, syscall.CmsgSpace(maxFDsPerMessage*4))}}
+func newConn(fd int) *conn {
+	syscall.SetNonblock(fd, false)
+	c := &conn{fd: fd, in: &fdReader{fd: fd, oob: make([]byte, syscall.CmsgSpace(maxFDsPerMessage*4))}}
 	c.enc = gob.NewEncoder(&c.encBuf)
 	c.dec = gob.NewDecoder(bufio.NewReaderSize(c.in, 64<<10))
 	return c
@@ -59,11 +68,17 @@ func (c *conn) send(m *message, files ...*os.File) error {
 		}
 		oob = syscall.UnixRights(fds...)
 	}
-	n, _, err := c.uc.WriteMsgUnix(b, oob, nil)
-	if err == nil && n < len(b) {
-		_, err = c.uc.Write(b[n:])
+	for len(b) > 0 {
+		n, err := syscall.SendmsgN(c.fd, b, oob, nil, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		b, oob = b[n:], nil
 	}
-	return err
+	return nil
 }
 
 // recv reads the next message and the files passed with it.
@@ -86,20 +101,28 @@ func (c *conn) recv() (*message, []*os.File, error) {
 	return m, files, nil
 }
 
-func (c *conn) close() error { return c.uc.Close() }
+func (c *conn) close() error { return syscall.Close(c.fd) }
 
 // fdReader reads the stream and queues the descriptors that arrive with
 // it, in order. A descriptor arrives with the first bytes of its message,
 // so it is queued before the decoder has read that message whole.
 type fdReader struct {
-	uc  *net.UnixConn
+	fd  int
 	oob []byte
 	fds []int
 }
 
 func (r *fdReader) Read(p []byte) (int, error) {
-	n, oobn, _, _, err := r.uc.ReadMsgUnix(p, r.oob)
-	n = max(n, 0)
+	n, oobn, _, _, err := syscall.Recvmsg(r.fd, p, r.oob, syscall.MSG_CMSG_CLOEXEC)
+	for err == syscall.EINTR {
+		n, oobn, _, _, err = syscall.Recvmsg(r.fd, p, r.oob, syscall.MSG_CMSG_CLOEXEC)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if n == 0 && oobn == 0 {
+		return 0, io.EOF
+	}
 	if oobn > 0 {
 		msgs, perr := syscall.ParseSocketControlMessage(r.oob[:oobn])
 		if perr != nil {
@@ -110,28 +133,18 @@ func (r *fdReader) Read(p []byte) (int, error) {
 			if perr != nil {
 				return n, perr
 			}
-			for _, fd := range fds {
-				syscall.CloseOnExec(fd)
-			}
 			r.fds = append(r.fds, fds...)
 		}
 	}
 	return n, err
 }
 
-// socketPair returns two connected Unix stream sockets: one for this
-// process, one as an *os.File to give a child.
-func socketPair() (*net.UnixConn, *os.File, error) {
+// socketPair returns two connected Unix stream sockets: a descriptor
+// for this process, and an *os.File to give a child.
+func socketPair() (int, *os.File, error) {
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return nil, nil, err
+		return -1, nil, err
 	}
-	mine := os.NewFile(uintptr(fds[0]), "sandbox-server")
-	defer mine.Close()
-	fc, err := net.FileConn(mine)
-	if err != nil {
-		syscall.Close(fds[1])
-		return nil, nil, err
-	}
-	return fc.(*net.UnixConn), os.NewFile(uintptr(fds[1]), "sandbox-worker"), nil
+	return fds[0], os.NewFile(uintptr(fds[1]), "sandbox-worker"), nil
 }

@@ -36,12 +36,16 @@ func (p *Pool) start() (*proc, error) {
 	}
 	tmp, err := os.MkdirTemp(p.tempRoot, "w")
 	if err != nil {
-		mine.Close()
+		syscall.Close(mine)
 		theirs.Close()
 		return nil, err
 	}
 	cmd := exec.Command(p.cfg.Command[0], p.cfg.Command[1:]...)
-	cmd.Env = []string{workerEnv + "=1", "TMPDIR=" + tmp, "GOTRACEBACK=none"}
+	// One job at a time: one P, so the workers of a busy server do not
+	// compete for the cores with a scheduler and GC workers each. Garbage
+	// is collected lazily, as the server does (a fresh VM per run makes
+	// much of it), under the soft limit WorkerMain sets.
+	cmd.Env = []string{workerEnv + "=1", "TMPDIR=" + tmp, "GOTRACEBACK=none", "GOMAXPROCS=1", "GOGC=200"}
 	cmd.ExtraFiles = []*os.File{theirs} // descriptor 3
 	w := &proc{cmd: cmd, c: newConn(mine), tmp: tmp, stderr: &tail{max: 16 << 10}, done: make(chan struct{})}
 	cmd.Stderr = w.stderr

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -50,14 +49,12 @@ func RunWorkerIfAsked() {
 // its server sends on descriptor 3, one at a time, until the server
 // closes the socket. It returns the exit code.
 func WorkerMain() int {
-	f := os.NewFile(socketFD, "sandbox")
-	fc, err := net.FileConn(f)
-	f.Close()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "convfiles worker: no socket on descriptor 3; workers are started by convfiles serve")
+	if typ, err := syscall.GetsockoptInt(socketFD, syscall.SOL_SOCKET, syscall.SO_TYPE); err != nil || typ != syscall.SOCK_STREAM {
+		fmt.Fprintln(os.Stderr, "convfiles worker: no socket on descriptor 3; workers are started by convfiles serve and convfiles mcp")
 		return exitProtocol
 	}
-	c := newConn(fc.(*net.UnixConn))
+	syscall.CloseOnExec(socketFD)
+	c := newConn(socketFD)
 	m, _, err := c.recv()
 	if err != nil || m.Config == nil {
 		return exitProtocol
