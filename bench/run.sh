@@ -27,6 +27,11 @@ if [ -z "${SUMMARY_ONLY:-}" ] && [ -z "${FORMATS:-}" ]; then
 	run upload.txt ./routes 'UploadVsCp' -benchtime 5x
 	run events.txt ./routes 'EventLatency' -benchtime 1x
 fi
+# Scripts in worker processes (issue 13); SANDBOX=1 runs only these.
+if [ -n "${SANDBOX:-}" ]; then
+	run sandbox.txt ./sandbox 'Execute|HelperCall' -benchtime 3000x
+	exit 0
+fi
 # Format-aware files (issue 6); FORMATS=1 runs only these.
 if [ -z "${SUMMARY_ONLY:-}" ] || [ -n "${FORMATS:-}" ]; then
 	run formats.txt ./formats 'Summary200k|ExtractText100|Resize4000' -benchtime 2x
