@@ -25,6 +25,28 @@ func newGuardedServer(t *testing.T, access Access) (base string, store *files.St
 	return srv.URL, store, &hits
 }
 
+// send makes a request as a browser or a client would: headers["Host"]
+// replaces the Host header.
+func send(t *testing.T, base, method, path, ctype, body string, headers map[string]string) *http.Response {
+	t.Helper()
+	r, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+	if ctype != "" {
+		r.Header.Set("Content-Type", ctype)
+	}
+	for k, v := range headers {
+		if k == "Host" {
+			r.Host = v
+		} else {
+			r.Header.Set(k, v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
 // TestForeignPagesAreRefused sends what a browser sends for another site's
 // page (its Origin, Sec-Fetch-Site, a "simple" Content-Type needing no
 // preflight) and what a DNS-rebinding page sends (its own name in Host):
@@ -71,21 +93,7 @@ func TestForeignPagesAreRefused(t *testing.T) {
 		{"rebinding: execute", "POST", "/execute", "application/json", script, rebound, 403, "HostError"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r, _ := http.NewRequest(c.method, base+c.path, strings.NewReader(c.body))
-			if c.ctype != "" {
-				r.Header.Set("Content-Type", c.ctype)
-			}
-			for k, v := range c.headers {
-				if k == "Host" {
-					r.Host = v
-				} else {
-					r.Header.Set(k, v)
-				}
-			}
-			resp, err := http.DefaultClient.Do(r)
-			if err != nil {
-				t.Fatal(err)
-			}
+			resp := send(t, base, c.method, c.path, c.ctype, c.body, c.headers)
 			var env envelopeOf[any]
 			decode(t, resp, &env)
 			if resp.StatusCode != c.status || env.Error.Type != c.typ || env.Error.Message == "" {
@@ -134,21 +142,7 @@ func TestOwnPageAndNonBrowserClientsAreServed(t *testing.T) {
 		{"mcp from a client", "POST", "/mcp", "application/json", `{}`, nil, 200},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r, _ := http.NewRequest(c.method, base+c.path, strings.NewReader(c.body))
-			if c.ctype != "" {
-				r.Header.Set("Content-Type", c.ctype)
-			}
-			for k, v := range c.headers {
-				if k == "Host" {
-					r.Host = v
-				} else {
-					r.Header.Set(k, v)
-				}
-			}
-			resp, err := http.DefaultClient.Do(r)
-			if err != nil {
-				t.Fatal(err)
-			}
+			resp := send(t, base, c.method, c.path, c.ctype, c.body, c.headers)
 			resp.Body.Close()
 			if resp.StatusCode != c.status {
 				t.Fatalf("%d, want %d", resp.StatusCode, c.status)

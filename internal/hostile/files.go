@@ -8,45 +8,21 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math/rand"
+
+	"convfiles/internal/samples"
 )
 
 // The hostile files of the corpus: small files that make a decoder loop,
 // inflate or allocate without end. Tests send them through every door.
 
-// rawPDF assembles a PDF from objects (numbered from 1) with a correct
-// cross-reference table. A stream object is given as its dictionary
-// entries and its raw data.
-func rawPDF(objs []string, streams map[int][]byte) []byte {
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	offs := make([]int, len(objs))
-	for i, o := range objs {
-		offs[i] = b.Len()
-		if data, ok := streams[i+1]; ok {
-			fmt.Fprintf(&b, "%d 0 obj\n<< %s /Length %d >>\nstream\n", i+1, o, len(data))
-			b.Write(data)
-			b.WriteString("\nendstream\nendobj\n")
-			continue
-		}
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	x := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, x)
-	return b.Bytes()
-}
-
 // CyclicPDF is a PDF of 329 bytes whose page tree is a cycle: each Pages
 // node is the other's only kid. A walk of its pages never ends.
 func CyclicPDF() []byte {
-	return rawPDF([]string{
+	return samples.RawPDF([]string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Pages /Kids [2 0 R] /Count 1 /Parent 2 0 R >>",
-	}, nil)
+	})
 }
 
 // FlateBombPDF is a one-page PDF whose content stream inflates to
@@ -59,12 +35,12 @@ func FlateBombPDF(inflated int) []byte {
 		w.Write(chunk[:min(len(chunk), inflated-n)])
 	}
 	w.Close()
-	return rawPDF([]string{
+	return samples.RawPDF([]string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
-		"/Filter /FlateDecode",
-	}, map[int][]byte{4: z.Bytes()})
+		fmt.Sprintf("<< /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream", z.Len(), z.Bytes()),
+	})
 }
 
 // BigBlankPNG is a valid grey PNG of w×h pixels, all black: a few

@@ -66,6 +66,12 @@ func TextPDF(pages [][]string, size float64) []byte {
 			fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i),
 			fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", s.Len(), s.String()))
 	}
+	return RawPDF(objs)
+}
+
+// RawPDF assembles a PDF from its objects' text (numbered from 1, the
+// first the catalog), with a correct cross-reference table.
+func RawPDF(objs []string) []byte {
 	var b bytes.Buffer
 	b.WriteString("%PDF-1.4\n")
 	offsets := make([]int, len(objs))
