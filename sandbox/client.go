@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -166,13 +167,20 @@ func (cl *client) Write(ctx context.Context, name string, r io.Reader, opts file
 		return files.Info{}, err
 	}
 	defer w.Abort()
-	if _, err := io.CopyBuffer(w, r, make([]byte, 256<<10)); err != nil {
+	if _, err := io.Copy(w, r); err != nil {
 		return files.Info{}, err
 	}
 	return w.Commit()
 }
 
-func (cl *client) WriteBytes(_ context.Context, name string, data []byte, opts files.WriteOptions) (files.Info, error) {
+// writeChunk is the most one message of a write carries; a larger write
+// streams through a writer, a message per chunk.
+const writeChunk = 8 << 20
+
+func (cl *client) WriteBytes(ctx context.Context, name string, data []byte, opts files.WriteOptions) (files.Info, error) {
+	if len(data) > writeChunk {
+		return cl.Write(ctx, name, bytes.NewReader(data), opts)
+	}
 	r, err := cl.do(&message{Op: "writebytes", Name: name, Data: data, Opts: toWire(opts)})
 	return r.Info, err
 }
@@ -240,13 +248,19 @@ type remoteWriter struct {
 func (w *remoteWriter) Name() string { return w.name }
 func (w *remoteWriter) Size() int64  { return w.size }
 
+// Write sends p in messages of at most writeChunk bytes.
 func (w *remoteWriter) Write(p []byte) (int, error) {
-	r, err := w.cl.do(&message{Op: "writer.write", A: w.handle, Data: p})
-	if err != nil {
-		return 0, err
+	done := 0
+	for done < len(p) {
+		part := p[done:min(len(p), done+writeChunk)]
+		r, err := w.cl.do(&message{Op: "writer.write", A: w.handle, Data: part})
+		if err != nil {
+			return done, err
+		}
+		w.size = r.B
+		done += len(part)
 	}
-	w.size = r.B
-	return len(p), nil
+	return done, nil
 }
 
 func (w *remoteWriter) Seek(offset int64, whence int) (int64, error) {

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
@@ -14,6 +15,11 @@ import (
 
 // maxFDsPerMessage bounds the descriptors one message may carry.
 const maxFDsPerMessage = 4
+
+// maxMessage bounds one message, either way: a worker running hostile
+// code must not make the server hold gigabytes to read what it sends.
+// Larger writes cross in chunks (see client.WriteBytes).
+const maxMessage = 128 << 20
 
 // conn is one end of the socket between the server and a worker: gob
 // messages in a stream, with file descriptors passed (SCM_RIGHTS) beside
@@ -33,6 +39,7 @@ type conn struct {
 	wmu    sync.Mutex
 	encBuf bytes.Buffer
 	enc    *gob.Encoder
+	broken error // set when a message was encoded but not sent
 
 	in  *fdReader
 	dec *gob.Decoder
@@ -42,8 +49,50 @@ func newConn(fd int) *conn {
 	syscall.SetNonblock(fd, false)
 	c := &conn{fd: fd, in: &fdReader{fd: fd, oob: make([]byte, syscall.CmsgSpace(maxFDsPerMessage*4))}}
 	c.enc = gob.NewEncoder(&c.encBuf)
-	c.dec = gob.NewDecoder(bufio.NewReaderSize(c.in, 64<<10))
+	c.dec = gob.NewDecoder(&frames{r: bufio.NewReaderSize(c.in, 64<<10)})
 	return c
+}
+
+// bulk is the size of a message's large fields, known before encoding.
+func bulk(m *message) int {
+	n := len(m.Data) + len(m.Text)
+	if m.Job != nil {
+		n += len(m.Job.Source) + len(m.Job.Args)
+	}
+	if m.Result != nil {
+		n += len(m.Result.Output)
+		if m.Result.Report != nil {
+			n += len(m.Result.Report.Result)
+		}
+	}
+	return n
+}
+
+// frames reads the stream of length-prefixed messages as one stream for
+// the gob decoder, refusing a message larger than maxMessage.
+type frames struct {
+	r    io.Reader
+	left int
+}
+
+func (f *frames) Read(p []byte) (int, error) {
+	for f.left == 0 {
+		var hdr [4]byte
+		if _, err := io.ReadFull(f.r, hdr[:]); err != nil {
+			return 0, err
+		}
+		n := binary.BigEndian.Uint32(hdr[:])
+		if n > maxMessage {
+			return 0, fmt.Errorf("sandbox: a message of %d bytes, over the %d allowed", n, maxMessage)
+		}
+		f.left = int(n)
+	}
+	if len(p) > f.left {
+		p = p[:f.left]
+	}
+	n, err := f.r.Read(p)
+	f.left -= n
+	return n, err
 }
 
 // send writes m, passing files' descriptors with it. The files stay open
@@ -53,13 +102,27 @@ func (c *conn) send(m *message, files ...*os.File) error {
 		return fmt.Errorf("sandbox: %d descriptors in one message", len(files))
 	}
 	m.FDs = len(files)
+	if n := bulk(m); n > maxMessage {
+		return fmt.Errorf("sandbox: a message of %d bytes, over the %d allowed", n, maxMessage)
+	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	if c.broken != nil {
+		return c.broken
+	}
 	c.encBuf.Reset()
+	c.encBuf.Write([]byte{0, 0, 0, 0}) // the length, set below
 	if err := c.enc.Encode(m); err != nil {
 		return err
 	}
 	b := c.encBuf.Bytes()
+	if len(b)-4 > maxMessage {
+		// The encoder has recorded types this message would have sent:
+		// nothing more can be sent on this socket.
+		c.broken = fmt.Errorf("sandbox: a message of %d bytes, over the %d allowed", len(b)-4, maxMessage)
+		return c.broken
+	}
+	binary.BigEndian.PutUint32(b, uint32(len(b)-4))
 	var oob []byte
 	if len(files) > 0 {
 		fds := make([]int, len(files))
