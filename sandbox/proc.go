@@ -45,7 +45,7 @@ func (p *Pool) start() (*proc, error) {
 	// compete for the cores with a scheduler and GC workers each. Garbage
 	// is collected lazily, as the server does (a fresh VM per run makes
 	// much of it), under the soft limit WorkerMain sets.
-	cmd.Env = []string{workerEnv + "=1", "TMPDIR=" + tmp, "GOTRACEBACK=none", "GOMAXPROCS=1", "GOGC=200"}
+	cmd.Env = []string{workerEnv + "=1", "TMPDIR=" + tmp, "GOTRACEBACK=none", "GOMAXPROCS=1", "GOGC=400"}
 	cmd.ExtraFiles = []*os.File{theirs} // descriptor 3
 	w := &proc{cmd: cmd, c: newConn(mine), tmp: tmp, stderr: &tail{max: 16 << 10}, done: make(chan struct{})}
 	cmd.Stderr = w.stderr
