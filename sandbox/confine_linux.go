@@ -61,6 +61,13 @@ func landlockSelf(tempDir string) string {
 	return fmt.Sprintf("landlock ABI %d", abi)
 }
 
+// cpuUsed is the CPU seconds this process has used.
+func cpuUsed() uint64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return uint64(ru.Utime.Sec + ru.Stime.Sec)
+}
+
 // cpuSlack is how far ahead of need the soft CPU limit is moved, so that
 // most runs cost one getrusage and no setrlimit.
 const cpuSlack = 30

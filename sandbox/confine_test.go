@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // probeEnv asks a test binary to confine itself as a worker does and
@@ -18,7 +20,7 @@ const probeEnv = "CONVFILES_CONFINE_PROBE"
 // probeConfined runs in the child: confine, then try what a bug in a
 // decoder or in goja could try.
 func probeConfined(tempDir string) {
-	cfg := &workerConfig{TempDir: tempDir, AddressSpace: 8 << 30, DataBytes: 1 << 30}
+	cfg := &workerConfig{TempDir: tempDir, AddressSpace: 8 << 30, DataBytes: 1 << 30, CPULifetime: 600}
 	out := map[string]string{"status": confine(cfg)}
 	try := func(name string, err error) {
 		if err == nil {
@@ -51,6 +53,10 @@ func probeConfined(tempDir string) {
 	var lim syscall.Rlimit
 	syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim)
 	out["nofile"] = strings.TrimSpace(string(rune('0' + lim.Cur/100)))
+	setCPULimit(5 * time.Second)
+	var cpu syscall.Rlimit
+	syscall.Getrlimit(syscall.RLIMIT_CPU, &cpu)
+	out["cpu"] = fmt.Sprint(cpu.Cur, " ", cpu.Max)
 	json.NewEncoder(os.Stdout).Encode(out)
 	os.Exit(0)
 }
@@ -85,6 +91,9 @@ func TestWorkersAreConfined(t *testing.T) {
 	t.Logf("%v", got)
 	if got["nofile"] != "2" {
 		t.Errorf("RLIMIT_NOFILE not set: %v", got["nofile"])
+	}
+	if got["cpu"] != "37 600" { // used (< 1 s, rounded up) + 5 s + 1 + 30 s of slack; the life's 600 s
+		t.Errorf("RLIMIT_CPU: %s", got["cpu"])
 	}
 	if got["write temp"] != "allowed" {
 		t.Errorf("the worker cannot write its temporary folder: %s", got["write temp"])

@@ -89,6 +89,9 @@ func WorkerMain() int {
 			return exitCPU
 		}
 		res := w.do(m.Job)
+		// Half its CPU life spent, a worker asks to be replaced, so that no
+		// job starts in one that could not finish it.
+		res.Retire = res.Retire || cpuUsed() > cfg.CPULifetime/2
 		if err := c.send(&message{Kind: kindDone, Result: res}); err != nil {
 			return exitProtocol
 		}
