@@ -47,7 +47,7 @@ func (p *Pool) start() (*proc, error) {
 	// much of it), under the soft limit WorkerMain sets.
 	cmd.Env = []string{workerEnv + "=1", "TMPDIR=" + tmp, "GOTRACEBACK=none", "GOMAXPROCS=1", "GOGC=400"}
 	cmd.ExtraFiles = []*os.File{theirs} // descriptor 3
-	w := &proc{cmd: cmd, c: newConn(mine), tmp: tmp, stderr: &tail{max: 16 << 10}, done: make(chan struct{})}
+	w := &proc{cmd: cmd, c: newPolledConn(mine), tmp: tmp, stderr: &tail{max: 16 << 10}, done: make(chan struct{})}
 	cmd.Stderr = w.stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
 	err = cmd.Start()
