@@ -6,12 +6,14 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"convfiles/files"
 	"convfiles/formats"
+	"convfiles/internal/hostile"
 	"convfiles/internal/samples"
 	"convfiles/internal/storetest"
 	"convfiles/runtime"
@@ -218,4 +220,23 @@ func gone(pid int) bool {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return false
+}
+
+// TestFormatOperationsPastTheirTimeoutAreKilled: a format operation that
+// runs past the format timeout is refused with why, its worker killed;
+// the next one runs.
+func TestFormatOperationsPastTheirTimeoutAreKilled(t *testing.T) {
+	p := newPool(t, Config{Warm: 1, FormatTimeout: time.Millisecond, Grace: time.Millisecond})
+	_, sp := newSpace(t, "pdfs")
+	// Inflating its 300 MB takes a decoder far longer than 2 ms.
+	if _, err := sp.WriteBytes(context.Background(), "bomb.pdf", hostile.FlateBombPDF(300<<20), files.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := p.Call(context.Background(), formats.Env{Space: sp}, formats.NameOf(formats.ExtractText), formats.FileArgs{File: "bomb.pdf"})
+	if files.KindOf(err) != files.KindInvalid || !strings.Contains(err.Error(), "took longer than 1ms and was stopped") {
+		t.Fatalf("an operation past its timeout: %v", err)
+	}
+	if _, killed := p.Stats(); killed != 1 {
+		t.Fatalf("%d workers killed", killed)
+	}
 }

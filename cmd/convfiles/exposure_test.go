@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -44,5 +45,22 @@ func TestAccessConfig(t *testing.T) {
 	os.WriteFile(c.config, []byte("[server]\ncors_origins = [\"chat.example/app\"]\n"), 0o600)
 	if _, err := loadConfig(c.config, true); err == nil || !strings.Contains(err.Error(), "server.cors_origins") {
 		t.Fatalf("a bad origin: %v", err)
+	}
+}
+
+// TestServeCapsHeaders: request headers past 64 KiB are refused with 431
+// before any handler runs.
+func TestServeCapsHeaders(t *testing.T) {
+	addr, stop := startServe(t, t.TempDir())
+	defer stop()
+	req, _ := http.NewRequest("GET", "http://"+addr+"/healthz", nil)
+	req.Header.Set("X-Padding", strings.Repeat("x", 100<<10))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Fatalf("100 KiB of headers: %d", resp.StatusCode)
 	}
 }
