@@ -1,0 +1,58 @@
+package sandbox
+
+import (
+	"log/slog"
+	"time"
+
+	"convfiles/runtime"
+)
+
+// Config configures a Pool. Zero fields take the defaults below.
+type Config struct {
+	// Runtime holds the limits of script runs (its timeout, memory,
+	// logs...). ReadRoots and Downloader serve workers from the server;
+	// Link is not used (workers build links from LinkBase).
+	Runtime runtime.Config
+	// LinkBase is the public URL file links start with.
+	LinkBase string
+	// Workers bounds the workers alive at once, busy or idle (default
+	// four per CPU); a run waits for one when all are busy.
+	Workers int
+	// Warm is how many idle workers are started ahead of need (default
+	// one per CPU).
+	Warm int
+	// Command starts a worker (default: this executable, "worker").
+	Command []string
+	// DataBytes is each worker's RLIMIT_DATA, the memory it may really
+	// use: heap, stacks, private mappings (default: the memory limit plus
+	// 384 MiB for the program and the runtime).
+	DataBytes int64
+	// AddressSpace is each worker's RLIMIT_AS, an outer bound on what it
+	// may map (default: the memory limit plus 4 GiB: an idle Go process
+	// reserves 1.6 GB of address space it never uses).
+	AddressSpace int64
+	// TempBytes is RLIMIT_FSIZE, the largest temporary file a worker may
+	// write (spreadsheet decoders spill to disk; default 256 MiB).
+	TempBytes int64
+	// CPULifetime is a worker's total CPU seconds before it is retired
+	// (RLIMIT_CPU's hard limit; default 600).
+	CPULifetime uint64
+	// Grace is how long past its timeout a job may take before its worker
+	// is killed (default 500 ms).
+	Grace time.Duration
+	// FormatTimeout bounds a format operation (a preview, an MCP tool;
+	// default 30 s).
+	FormatTimeout time.Duration
+	Logger        *slog.Logger
+}
+
+// Defaults of Config.
+const (
+	DefaultGrace         = 500 * time.Millisecond
+	DefaultFormatTimeout = 30 * time.Second
+	DefaultTempBytes     = 256 << 20
+	DefaultCPULifetime   = 600
+	dataReserve          = 384 << 20
+	addressReserve       = 4 << 30
+	maxRunsPerWorker     = 10000
+)
