@@ -62,7 +62,9 @@ func TestFollowersWakeOnlyForTheirConversation(t *testing.T) {
 		}()
 	}
 	ready.Wait()
-	time.Sleep(50 * time.Millisecond) // every follower has made its first query
+	for i := 0; counting.queries.Load() < n && i < 1000; i++ { // every follower has made its first query
+		time.Sleep(10 * time.Millisecond)
+	}
 	before := counting.queries.Load()
 	busy, _ := store.Space("busy")
 	defer busy.Close()

@@ -90,7 +90,7 @@ func TestStreamsAndMCPAreLimited(t *testing.T) {
 // read whole however long it takes.
 func TestStalledBodiesAreCutOff(t *testing.T) {
 	store, _ := storetest.Open(t, t.TempDir(), files.Options{Bus: files.NewBus()})
-	h := New(Config{Store: store, API: true, Links: Links{Base: "http://127.0.0.1"}, BodyIdle: 300 * time.Millisecond})
+	h := New(Config{Store: store, API: true, Links: Links{Base: "http://127.0.0.1"}, BodyIdle: time.Second})
 	srv := httptest.NewServer(h)
 	defer func() { h.Shutdown(); srv.Close() }()
 	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
@@ -117,8 +117,8 @@ func TestStalledBodiesAreCutOff(t *testing.T) {
 	pr, pw := io.Pipe()
 	go func() {
 		pw.Write([]byte("--x\r\nContent-Disposition: form-data; name=\"file\"; filename=\"steady.txt\"\r\n\r\n"))
-		for i := 0; i < 8; i++ { // 8 × 100 ms: longer than the idle time, never idle that long
-			time.Sleep(100 * time.Millisecond)
+		for i := 0; i < 10; i++ { // 10 × 150 ms: longer than the idle time, never idle that long
+			time.Sleep(150 * time.Millisecond)
 			pw.Write([]byte("steady "))
 		}
 		pw.Write([]byte("\r\n--x--\r\n"))
