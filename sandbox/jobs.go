@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"syscall"
 	"time"
 
 	"convfiles/files"
@@ -44,17 +46,22 @@ func (p *Pool) do(ctx context.Context, j *job, ops *opServer, deadline time.Dura
 	stop := context.AfterFunc(ctx, func() { w.kill("cancelled") })
 	defer stop()
 	if err := w.c.send(&message{Kind: kindJob, Job: j}); err != nil {
-		return nil, p.fail(w)
+		return nil, p.fail(w, err)
 	}
 	for {
 		m, fds, err := w.c.recv()
 		closeAll(fds)
 		if err != nil {
-			return nil, p.fail(w)
+			return nil, p.fail(w, err)
 		}
 		switch m.Kind {
 		case kindDone:
-			p.release(w, m.Result != nil && !m.Result.Retire)
+			// Disarm the kills before the worker goes back to the pool:
+			// one firing later would kill the next job's worker. One that
+			// already fired has killed this one.
+			disarmed := timer.Stop()
+			disarmed = stop() && disarmed
+			p.release(w, disarmed && m.Result != nil && !m.Result.Retire)
 			if m.Result == nil {
 				return nil, &ended{"crash", "it answered without a result"}
 			}
@@ -64,17 +71,22 @@ func (p *Pool) do(ctx context.Context, j *job, ops *opServer, deadline time.Dura
 			err := w.c.send(reply, pass...)
 			closeAll(pass)
 			if err != nil {
-				return nil, p.fail(w)
+				return nil, p.fail(w, err)
 			}
 		default:
-			w.kill("protocol")
-			return nil, p.fail(w)
+			return nil, p.fail(w, errors.New("sandbox: a worker sent a message out of turn"))
 		}
 	}
 }
 
-// fail retires a worker that ended mid-job and says why it ended.
-func (p *Pool) fail(w *proc) error {
+// fail retires a worker whose socket failed mid-job and says why it
+// ended. A socket that failed while the worker lives (a message too large
+// or out of turn: hostile code in the worker) gets it killed at once.
+func (p *Pool) fail(w *proc, err error) error {
+	if !errors.Is(err, io.EOF) && !errors.Is(err, syscall.ECONNRESET) && !errors.Is(err, syscall.EPIPE) {
+		p.log.Warn("sandbox: a worker broke the protocol", "err", err)
+		w.kill("protocol")
+	}
 	limit, why := w.death()
 	if limit == "crash" {
 		p.log.Warn("sandbox: a worker died", "why", why, "stderr", firstLines(w.stderr.String(), 4))
@@ -93,15 +105,15 @@ func (p *Pool) Run(ctx context.Context, req runtime.Request) (*runtime.Report, e
 		timeout = req.Timeout
 	}
 	if sp, ok := req.Space.(*files.Space); ok && sp == nil {
-		req.Space = nil
+		req.Space = nil // a nil *Space means no files, as nil does
 	}
 	j := &job{Kind: "run", Source: req.Source, Filename: req.Filename, Language: string(req.Language),
 		Session: req.Session, Env: req.Env, Timeout: timeout}
 	ops := &opServer{ctx: ctx, sp: req.Space, roots: p.cfg.Runtime.ReadRoots, downloader: p.cfg.Runtime.Downloader,
 		budget: files.NewBudget(p.workerCfg.Limits.MaxExecutionBytes)}
 	if req.Space != nil {
-		j.HasSpace, j.Conversation, j.HostDir = true, req.Space.ID(), req.Space.HostPath("")
-		j.HostDir = j.HostDir[:len(j.HostDir)-1]
+		j.HasSpace, j.Conversation = true, req.Space.ID()
+		j.HostDir = strings.TrimSuffix(req.Space.HostPath(""), "/")
 	}
 	if ops.roots == nil {
 		ops.roots = (*files.ReadRoots)(nil)
@@ -141,6 +153,8 @@ func (p *Pool) runError(err error, timeout time.Duration) *runtime.ScriptError {
 			"the script ran past its timeout of %v (inside a call that could not be interrupted)%s", timeout, stopped)}
 	case "cancelled":
 		return &runtime.ScriptError{Type: runtime.TypeLimit, Limit: "cancelled", Message: "the request was cancelled before the script finished" + stopped}
+	case "protocol":
+		return &runtime.ScriptError{Type: runtime.TypeInternal, Message: "the script's worker process broke its protocol with the server" + stopped}
 	case "shutdown":
 		return &runtime.ScriptError{Type: runtime.TypeLimit, Limit: "cancelled", Message: "the server is shutting down" + stopped}
 	case "memory":

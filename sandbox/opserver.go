@@ -73,10 +73,13 @@ func (o *opServer) handle(m *message) (*message, []*os.File) {
 		r.Info, err = sp.Stat(m.Name)
 	case "open", "readroot":
 		var f *os.File
-		if m.Op == "open" {
+		switch {
+		case m.Op == "open":
 			f, r.Info, err = sp.Open(m.Name)
-		} else {
+		case o.roots != nil:
 			f, r.Info, err = o.roots.Open(m.Name)
+		default:
+			err = files.E("read", files.KindForbidden, m.Name, "this job reads no absolute paths", nil)
 		}
 		if err == nil {
 			pass = []*os.File{f}

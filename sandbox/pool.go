@@ -270,14 +270,3 @@ func (p *Pool) Workers() int {
 	defer p.mu.Unlock()
 	return len(p.live)
 }
-
-// pids lists the live workers' process IDs (tests watch them die).
-func (p *Pool) pids() []int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []int
-	for w := range p.live {
-		out = append(out, w.cmd.Process.Pid)
-	}
-	return out
-}

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
@@ -20,6 +21,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "hostile-worker" && os.Getenv(workerEnv) == "1" {
+		hostileWorker()
+	}
 	RunWorkerIfAsked()
 	if dir := os.Getenv(probeEnv); dir != "" {
 		probeConfined(dir)
@@ -30,7 +34,9 @@ func TestMain(m *testing.M) {
 // newPool starts a pool whose workers are this test binary.
 func newPool(t testing.TB, cfg Config) *Pool {
 	t.Helper()
-	cfg.Command = []string{os.Args[0]}
+	if cfg.Command == nil {
+		cfg.Command = []string{os.Args[0]}
+	}
 	if cfg.LinkBase == "" {
 		cfg.LinkBase = "http://127.0.0.1:8080"
 	}
@@ -235,6 +241,45 @@ func TestFormatOperationsPastTheirTimeoutAreKilled(t *testing.T) {
 	_, err := p.Call(context.Background(), formats.Env{Space: sp}, formats.NameOf(formats.ExtractText), formats.FileArgs{File: "bomb.pdf"})
 	if files.KindOf(err) != files.KindInvalid || !strings.Contains(err.Error(), "took longer than 1ms and was stopped") {
 		t.Fatalf("an operation past its timeout: %v", err)
+	}
+	if _, killed := p.Stats(); killed != 1 {
+		t.Fatalf("%d workers killed", killed)
+	}
+}
+
+// pids lists the live workers' process IDs (tests watch them die).
+func (p *Pool) pids() []int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []int
+	for w := range p.live {
+		out = append(out, w.cmd.Process.Pid)
+	}
+	return out
+}
+
+// hostileWorker plays a worker taken over by hostile code: it starts as
+// one, then answers its first job with a message that claims a gigabyte.
+func hostileWorker() {
+	c := newConn(socketFD)
+	c.recv()
+	c.send(&message{Kind: kindDone, Text: "hostile"})
+	c.recv()
+	var hdr [4]byte
+	binary.BigEndian.PutUint32(hdr[:], 1<<30)
+	syscall.Write(socketFD, hdr[:])
+	time.Sleep(time.Hour)
+	os.Exit(0)
+}
+
+// TestAWorkerThatBreaksTheProtocolIsKilled: a worker that sends what no
+// worker sends is killed at once, and the run says so, long before its
+// timeout; the server reads none of the gigabyte it claimed.
+func TestAWorkerThatBreaksTheProtocolIsKilled(t *testing.T) {
+	p := newPool(t, Config{Warm: 1, Workers: 1, Command: []string{os.Args[0], "hostile-worker"}})
+	rep, err := p.Run(context.Background(), runtime.Request{Source: "1", Timeout: time.Minute})
+	if err == nil || !strings.Contains(rep.Error.Message, "broke its protocol") {
+		t.Fatalf("%v", err)
 	}
 	if _, killed := p.Stats(); killed != 1 {
 		t.Fatalf("%d workers killed", killed)
