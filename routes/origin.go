@@ -105,8 +105,10 @@ func (g *originGuard) refuse(r *http.Request) *refusal {
 	// reads (/mcp's stream, the API's JSON) are judged as writes are.
 	probe := r
 	if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions {
-		probe = r.Clone(r.Context())
-		probe.Method = http.MethodPost
+		// A shallow copy: Check reads only the method, headers and Host.
+		asWrite := *r
+		asWrite.Method = http.MethodPost
+		probe = &asWrite
 	}
 	if err := g.crossOK.Check(probe); err != nil {
 		from := r.Header.Get("Origin")

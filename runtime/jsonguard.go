@@ -71,50 +71,58 @@ func jsonTextTooDeep(text string, max int) (line, col int, deep bool) {
 
 // valueTooDeep walks v as JSON.stringify would (arrays by index, other
 // objects by their own enumerable keys; functions are skipped) without
-// recursion, and reports whether it nests deeper than max.
+// recursion, and reports whether it nests deeper than max. A cycle is no
+// depth: past max, the path is searched for one object twice, and then
+// stringify is left to report the cycle (a TypeError) at that depth.
 func (s *session) valueTooDeep(v goja.Value, max int) bool {
-	type frame struct {
-		o    *goja.Object
-		keys []string
-		next int
-	}
-	open := func(v goja.Value) *frame {
+	open := func(v goja.Value) (jsonFrame, bool) {
 		o, ok := v.(*goja.Object)
 		if !ok {
-			return nil
+			return jsonFrame{}, false
 		}
 		if _, fn := goja.AssertFunction(o); fn {
-			return nil
+			return jsonFrame{}, false
 		}
-		return &frame{o: o, keys: o.Keys()}
+		return jsonFrame{o: o, keys: o.Keys()}, true
 	}
-	root := open(v)
-	if root == nil {
+	root, ok := open(v)
+	if !ok {
 		return false
 	}
-	stack := []*frame{root}
-	onPath := map[*goja.Object]bool{root.o: true}
+	stack := []jsonFrame{root}
 	for len(stack) > 0 {
 		if len(stack) > max {
-			return true
+			return !cyclic(stack)
 		}
-		top := stack[len(stack)-1]
+		top := &stack[len(stack)-1]
 		if top.next >= len(top.keys) {
-			delete(onPath, top.o)
 			stack = stack[:len(stack)-1]
 			continue
 		}
 		key := top.keys[top.next]
 		top.next++
-		f := open(top.o.Get(key))
-		if f == nil {
-			continue
+		if f, ok := open(top.o.Get(key)); ok {
+			stack = append(stack, f)
 		}
-		if onPath[f.o] {
-			return false // a cycle: stringify reports it, at this depth
+	}
+	return false
+}
+
+// jsonFrame is one object on valueTooDeep's path, and its next key.
+type jsonFrame struct {
+	o    *goja.Object
+	keys []string
+	next int
+}
+
+// cyclic reports whether one object stands twice on a path.
+func cyclic(path []jsonFrame) bool {
+	seen := make(map[*goja.Object]bool, len(path))
+	for _, f := range path {
+		if seen[f.o] {
+			return true
 		}
-		onPath[f.o] = true
-		stack = append(stack, f)
+		seen[f.o] = true
 	}
 	return false
 }
