@@ -61,7 +61,7 @@ func (s *session) filesDownload(sp files.Ops, call goja.FunctionCall) goja.Value
 	case err != nil:
 		s.throwFiles(err)
 	}
-	s.touched.touch(d.Name, opWrite)
+	s.touched.Touch(d.Name, OpWrite)
 	o := s.idName(d.Info).(*goja.Object)
 	o.Set("size", d.Size)
 	o.Set("url", s.link(d.Name))

@@ -66,7 +66,7 @@ func (s *session) filesCreate(sp files.Ops, call goja.FunctionCall) goja.Value {
 	if err != nil {
 		s.throwFiles(err)
 	}
-	s.touched.touch(info.Name, opWrite)
+	s.touched.Touch(info.Name, OpWrite)
 	return s.idName(info)
 }
 
@@ -85,7 +85,7 @@ func (s *session) filesCopy(sp files.Ops, call goja.FunctionCall) goja.Value {
 	if err != nil {
 		s.throwFiles(err)
 	}
-	s.touched.touch(info.Name, opWrite)
+	s.touched.Touch(info.Name, OpWrite)
 	return s.idName(info)
 }
 
@@ -96,8 +96,8 @@ func (s *session) filesRename(sp files.Ops, call goja.FunctionCall) goja.Value {
 	if err != nil {
 		s.throwFiles(err)
 	}
-	s.touched.touch(from, opRemove)
-	s.touched.touch(info.Name, opWrite)
+	s.touched.Touch(from, OpRemove)
+	s.touched.Touch(info.Name, OpWrite)
 	return s.idName(info)
 }
 
@@ -131,7 +131,7 @@ func (s *session) filesWriteText(sp files.Ops, call goja.FunctionCall) goja.Valu
 	if err != nil {
 		s.throwFiles(err)
 	}
-	s.touched.touch(info.Name, opWrite)
+	s.touched.Touch(info.Name, OpWrite)
 	return s.okSize("size", info.Size)
 }
 
@@ -147,7 +147,7 @@ func (s *session) editLines(sp files.Ops, name string, start, end int, text stri
 	if err != nil {
 		s.throwFiles(err)
 	}
-	s.touched.touch(name, opWrite)
+	s.touched.Touch(name, OpWrite)
 	return s.okSize("totalLines", int64(total))
 }
 
@@ -239,7 +239,7 @@ func (s *session) filesWriteBytes(sp files.Ops, call goja.FunctionCall) goja.Val
 	if err != nil {
 		s.throwFiles(err)
 	}
-	s.touched.touch(info.Name, opWrite)
+	s.touched.Touch(info.Name, OpWrite)
 	return s.okSize("size", info.Size)
 }
 
@@ -259,6 +259,6 @@ func (s *session) filesAppendBytes(sp files.Ops, call goja.FunctionCall) goja.Va
 	if err != nil {
 		s.throwFiles(err)
 	}
-	s.touched.touch(info.Name, opAppend)
+	s.touched.Touch(info.Name, OpAppend)
 	return s.okSize("size", info.Size)
 }

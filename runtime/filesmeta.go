@@ -127,7 +127,7 @@ func (s *session) filesRestore(sp files.Ops, call goja.FunctionCall) goja.Value 
 	if err != nil {
 		s.throwFiles(err)
 	}
-	s.touched.touch(info.Name, opWrite)
+	s.touched.Touch(info.Name, OpWrite)
 	after, err := sp.Record(info.Name)
 	if err != nil {
 		s.throwFiles(err)

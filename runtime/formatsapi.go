@@ -99,7 +99,7 @@ func (s *session) formatFunc(qualified string, f formatOp) func(goja.FunctionCal
 		if err != nil {
 			s.throw("TypeError", usage+": "+err.Error())
 		}
-		env := formats.Env{Space: sp, Write: s.writeOpts(), Wrote: func(name string) { s.touched.touch(name, opWrite) }}
+		env := formats.Env{Space: sp, Write: s.writeOpts(), Wrote: func(name string) { s.touched.Touch(name, OpWrite) }}
 		out, err := f.call(s.ctx, env, raw)
 		if err != nil {
 			if _, isFiles := filesError(err); isFiles {

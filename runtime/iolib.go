@@ -84,11 +84,11 @@ func (s *session) ioOpen(call goja.FunctionCall) goja.Value {
 	}
 	if h.w != nil {
 		h.name = h.w.Name()
-		op := opWrite
+		op := OpWrite
 		if base == "a" {
-			op = opAppend
+			op = OpAppend
 		}
-		s.touched.touch(h.name, op)
+		s.touched.Touch(h.name, op)
 	}
 	s.open++
 	if len(s.handles) >= 2*MaxOpenFiles { // forget closed handles

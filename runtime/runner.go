@@ -243,7 +243,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 		r.cfg.Logger.Warn("script abandoned after its timeout; its goroutine ends by itself", "timeout", timeout)
 		out = outcome{err: timeoutHit(timeout).scriptError()}
 	}
-	rep := &Report{Result: out.result, Logs: s.logs.snapshot(), FilesTouched: s.touched.final(s)}
+	rep := &Report{Result: out.result, Logs: s.logs.snapshot(), FilesTouched: s.touched.Final(s.space, s.link)}
 	if rep.Result == nil {
 		rep.Result = []byte("null")
 	}

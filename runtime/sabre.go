@@ -94,7 +94,7 @@ func (s *session) save(call goja.FunctionCall, fn, usage string) files.Info {
 	if err != nil {
 		s.throwFiles(err)
 	}
-	s.touched.touch(info.Name, opWrite)
+	s.touched.Touch(info.Name, OpWrite)
 	return info
 }
 
@@ -201,7 +201,7 @@ func (s *session) deleteFile(call goja.FunctionCall) goja.Value {
 	if err != nil {
 		s.throwFiles(err)
 	}
-	s.touched.touch(clean, opRemove)
+	s.touched.Touch(clean, OpRemove)
 	return s.vm.ToValue(true)
 }
 

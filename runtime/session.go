@@ -24,7 +24,7 @@ type session struct {
 	// sessionID is recorded as the source session of the files a run creates.
 	sessionID string
 	logs      *logBook
-	touched   *touchLog
+	touched   *TouchLog
 	// ctors holds Error, TypeError and RangeError as they were before the
 	// script ran, so a script that replaces them cannot change what the
 	// bindings throw.
@@ -54,7 +54,7 @@ func newSession(ctx context.Context, cfg Config, space files.Ops) *session {
 		space:   space,
 		budget:  files.NewBudget(cfg.MaxExecutionBytes),
 		logs:    &logBook{maxLines: cfg.MaxLogLines, maxBytes: cfg.MaxLogBytes},
-		touched: &touchLog{},
+		touched: &TouchLog{},
 	}
 }
 

@@ -1,26 +1,32 @@
 package runtime
 
-import "sync"
+import (
+	"sync"
+
+	"convfiles/files"
+)
 
 // How a run changed a file, for the final-state report of seed 001.
 const (
-	opWrite  = "write"  // replaced or created as a whole
-	opAppend = "append" // only appended to
-	opRemove = "remove" // gone at the end of the run
+	OpWrite  = "write"  // replaced or created as a whole
+	OpAppend = "append" // only appended to
+	OpRemove = "remove" // gone at the end of the run
 )
 
-// touchLog remembers which names a run wrote, appended to or removed, in
+// TouchLog remembers which names a run wrote, appended to or removed, in
 // first-touch order. The report gives each one's final state: a file that
 // exists is "write" with its size ("append" when the run only appended to
 // it), a file that does not is "remove". Intermediate steps are not
-// reported.
-type touchLog struct {
+// reported. The sandbox keeps one too, for a run whose worker died. It is
+// safe for concurrent use.
+type TouchLog struct {
 	mu    sync.Mutex
 	names []string
 	wrote map[string]bool // false: only appended (or only removed)
 }
 
-func (t *touchLog) touch(name, op string) {
+// Touch records that the run changed name by op.
+func (t *TouchLog) Touch(name, op string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.wrote == nil {
@@ -30,10 +36,12 @@ func (t *touchLog) touch(name, op string) {
 	if !seen {
 		t.names = append(t.names, name)
 	}
-	t.wrote[name] = w || op == opWrite || op == opRemove
+	t.wrote[name] = w || op == OpWrite || op == OpRemove
 }
 
-func (t *touchLog) final(s *session) []Touched {
+// Final is the final state of every name touched, read from sp; link
+// gives a file's URL.
+func (t *TouchLog) Final(sp files.Ops, link func(name string) string) []Touched {
 	t.mu.Lock()
 	names := append([]string(nil), t.names...)
 	wrote := make(map[string]bool, len(t.wrote))
@@ -43,16 +51,16 @@ func (t *touchLog) final(s *session) []Touched {
 	t.mu.Unlock()
 	out := make([]Touched, 0, len(names))
 	for _, n := range names {
-		info, err := s.space.Stat(n)
+		info, err := sp.Stat(n)
 		if err != nil {
-			out = append(out, Touched{Name: n, Op: opRemove})
+			out = append(out, Touched{Name: n, Op: OpRemove})
 			continue
 		}
-		op := opWrite
+		op := OpWrite
 		if !wrote[n] {
-			op = opAppend
+			op = OpAppend
 		}
-		out = append(out, Touched{Name: n, Op: op, Bytes: info.Size, URL: s.link(n)})
+		out = append(out, Touched{Name: n, Op: op, Bytes: info.Size, URL: link(n)})
 	}
 	return out
 }

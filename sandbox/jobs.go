@@ -207,13 +207,20 @@ func (p *Pool) Call(ctx context.Context, e formats.Env, name string, args any) (
 		}
 		return nil, files.E(name, files.KindInvalid, "", formatEnd(ended, p.cfg.FormatTimeout), nil)
 	}
-	for _, f := range ops.wrote {
-		if e.Wrote != nil {
-			e.Wrote(f)
+	if e.Wrote != nil {
+		for _, t := range ops.touchedFiles(links.Links{}) {
+			if t.Op != runtime.OpRemove {
+				e.Wrote(t.Name)
+			}
 		}
 	}
 	if res.Err != nil {
-		return nil, res.Err.decode()
+		err := res.Err.decode()
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			// The worker noticed its own deadline first: the same end.
+			return nil, files.E(name, files.KindInvalid, "", formatEnd(&ended{limit: "timeout"}, p.cfg.FormatTimeout), nil)
+		}
+		return nil, err
 	}
 	return res.Output, nil
 }

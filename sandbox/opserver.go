@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"regexp"
-	"slices"
 
 	"convfiles/files"
 	"convfiles/internal/links"
@@ -25,32 +24,18 @@ type opServer struct {
 	downloader runtime.Downloader
 	writers    map[int64]files.FileWriter
 	next       int64
-	// wrote lists the names the job wrote or removed, in order, so a run
-	// whose worker died can still say what it changed.
-	wrote []string
-}
-
-// touch records a name the job changed.
-func (o *opServer) touch(names ...string) {
-	for _, n := range names {
-		if n != "" && !slices.Contains(o.wrote, n) {
-			o.wrote = append(o.wrote, n)
-		}
-	}
+	// touched records what the job wrote, appended to or removed, so a
+	// run whose worker died can still say what it changed.
+	touched runtime.TouchLog
 }
 
 // touchedFiles is the final state of what the job changed, as a run's
 // report gives it.
 func (o *opServer) touchedFiles(l links.Links) []runtime.Touched {
-	out := []runtime.Touched{}
-	for _, n := range o.wrote {
-		if info, err := o.sp.Stat(n); err == nil {
-			out = append(out, runtime.Touched{Name: n, Op: "write", Bytes: info.Size, URL: l.URL(o.sp.ID(), n)})
-		} else {
-			out = append(out, runtime.Touched{Name: n, Op: "remove"})
-		}
+	if o.sp == nil {
+		return []runtime.Touched{}
 	}
-	return out
+	return o.touched.Final(o.sp, func(name string) string { return l.URL(o.sp.ID(), name) })
 }
 
 func (o *opServer) noSpace() error {
@@ -140,12 +125,15 @@ func (o *opServer) handle(m *message) (*message, []*os.File) {
 	}
 	if err == nil {
 		switch m.Op {
-		case "writebytes", "writeat", "replacelines", "restore", "download", "copy", "writer.commit":
-			o.touch(r.Info.Name)
+		case "writebytes", "replacelines", "restore", "download", "copy", "writer.commit":
+			o.touched.Touch(r.Info.Name, runtime.OpWrite)
+		case "writeat":
+			o.touched.Touch(r.Info.Name, runtime.OpAppend)
 		case "remove":
-			o.touch(m.Name)
+			o.touched.Touch(m.Name, runtime.OpRemove)
 		case "rename", "renamenew":
-			o.touch(m.Name, r.Info.Name)
+			o.touched.Touch(m.Name, runtime.OpRemove)
+			o.touched.Touch(r.Info.Name, runtime.OpWrite)
 		}
 	}
 	r.Err = encodeError(err)

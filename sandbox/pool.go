@@ -35,6 +35,8 @@ type Pool struct {
 	mu     sync.Mutex
 	closed bool
 	live   map[*proc]bool
+	// warming counts the replacements being started; Close waits for them.
+	warming sync.WaitGroup
 
 	started, killed atomic.Int64
 	status          atomic.Value // string: how the last worker started is confined
@@ -184,8 +186,16 @@ func (p *Pool) release(w *proc, healthy bool) {
 	w.kill("retired")
 	p.forget(w)
 	<-p.slots
-	if !closed && p.idleCount() < p.cfg.Warm {
-		go p.warm()
+	if p.idleCount() < p.cfg.Warm {
+		p.mu.Lock()
+		if !p.closed {
+			p.warming.Add(1)
+			go func() {
+				defer p.warming.Done()
+				p.warm()
+			}()
+		}
+		p.mu.Unlock()
 	}
 }
 
@@ -250,6 +260,9 @@ func (p *Pool) forget(w *proc) {
 func (p *Pool) Close() error {
 	p.mu.Lock()
 	p.closed = true
+	p.mu.Unlock()
+	p.warming.Wait() // a replacement started now sees closed and stops
+	p.mu.Lock()
 	live := make([]*proc, 0, len(p.live))
 	for w := range p.live {
 		live = append(live, w)
