@@ -30,7 +30,6 @@ type Access struct {
 type originGuard struct {
 	hosts   map[string]bool
 	cors    map[string]bool
-	corsOK  bool
 	crossOK *http.CrossOriginProtection
 }
 
@@ -52,7 +51,6 @@ func newOriginGuard(a Access, publicBase string) (*originGuard, error) {
 			return nil, fmt.Errorf("CORS origin %q must be scheme://host[:port]: %w", o, err)
 		}
 		g.cors[o] = true
-		g.corsOK = true
 	}
 	return g, nil
 }
@@ -136,7 +134,7 @@ func (g *originGuard) guarded(r *http.Request) bool {
 }
 
 func (g *originGuard) allowList() string {
-	if !g.corsOK {
+	if len(g.cors) == 0 {
 		return "no other origin is allowed (set [server] cors_origins to allow one)"
 	}
 	list := make([]string, 0, len(g.cors))

@@ -27,7 +27,6 @@ func (h *hostileServer) post(path, body string) (int, map[string]any) {
 	h.t.Helper()
 	req, _ := http.NewRequest("POST", h.base+path, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		h.t.Fatalf("POST %s: %v", path, err)
@@ -35,9 +34,6 @@ func (h *hostileServer) post(path, body string) (int, map[string]any) {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	var out map[string]any
-	if i := bytes.Index(b, []byte("data: ")); i >= 0 && path == "/mcp" { // an MCP answer as an event stream
-		b = b[i+6:]
-	}
 	json.Unmarshal(b, &out)
 	if out == nil {
 		out = map[string]any{"raw": string(b)}
