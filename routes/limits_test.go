@@ -133,3 +133,30 @@ func TestStalledBodiesAreCutOff(t *testing.T) {
 		t.Fatalf("a steady upload: %d", resp.StatusCode)
 	}
 }
+
+// TestStreamsAreCappedInAll: past the server's total, a stream from any
+// client is refused with 429 and says whose limit it is.
+func TestStreamsAreCappedInAll(t *testing.T) {
+	store, _ := storetest.Open(t, t.TempDir(), files.Options{Bus: files.NewBus()})
+	h := New(Config{Store: store, API: true, Links: Links{Base: "http://127.0.0.1"},
+		RateLimits: RateLimits{EventStreamsPerClient: 10, EventStreams: 2}})
+	srv := httptest.NewServer(h)
+	defer func() { h.Shutdown(); srv.Close() }()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var last *http.Response
+	for i := 0; i < 3; i++ {
+		req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/api/events", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		last = resp
+	}
+	var env envelopeOf[any]
+	decode(t, last, &env)
+	if last.StatusCode != 429 || !strings.Contains(env.Error.Message, "the server may keep 2 open") {
+		t.Fatalf("a third stream: %d %+v", last.StatusCode, env.Error)
+	}
+}

@@ -64,3 +64,20 @@ func TestServeCapsHeaders(t *testing.T) {
 		t.Fatalf("100 KiB of headers: %d", resp.StatusCode)
 	}
 }
+
+// TestSandboxConfig: [sandbox] is read, and a negative worker count or a
+// format timeout that is not positive is refused with the key's name.
+func TestSandboxConfig(t *testing.T) {
+	c := newCLI(t)
+	os.WriteFile(c.config, []byte("[sandbox]\nworkers = 3\nformat_timeout = \"10s\"\n"), 0o600)
+	cfg, err := loadConfig(c.config, true)
+	if err != nil || cfg.Sandbox.Workers != 3 || cfg.Sandbox.FormatTimeout.Seconds() != 10 {
+		t.Fatalf("%v %+v", err, cfg.Sandbox)
+	}
+	for _, bad := range []string{"workers = -1", "format_timeout = \"0s\""} {
+		os.WriteFile(c.config, []byte("[sandbox]\n"+bad+"\n"), 0o600)
+		if _, err := loadConfig(c.config, true); err == nil || !strings.Contains(err.Error(), "sandbox.") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}
