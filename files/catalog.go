@@ -81,34 +81,6 @@ func (sp *Space) versionOf(rec Record, reason string) *Version {
 		SHA256: rec.SHA256, Saved: rec.Modified, Kept: sp.opts.Now(), Reason: reason}
 }
 
-// apply records c in the index, drops the bytes of pruned versions, and
-// publishes the event. The disk already changed, and disk is the truth: an
-// index failure is logged, not returned (the next start-up reconciles),
-// and the event goes out without a sequence number. Call with q.mu held.
-func (sp *Space) apply(r *os.Root, c Change) Record {
-	if !sp.indexed() {
-		ev := Event{Type: c.Type, Conversation: sp.id, Name: c.Record.Name, Size: c.Record.Size, RenamedFrom: c.RenamedFrom, Time: sp.opts.Now()}
-		sp.opts.Bus.Publish(ev)
-		return c.Record
-	}
-	c.Keep = sp.keep()
-	res, err := sp.opts.Index.Apply(c)
-	if err != nil {
-		sp.opts.Logger.Error("index update; the next start-up reconciles it", "conversation", sp.id, "name", c.Record.Name, "err", err)
-		sp.opts.Bus.Publish(Event{Type: c.Type, Conversation: sp.id, ID: c.Record.ID, Name: c.Record.Name, Size: c.Record.Size, Time: sp.opts.Now()})
-		return c.Record
-	}
-	for _, v := range res.Pruned {
-		if err := r.Remove(versionPath(v.FileID, v.Version)); err == nil && sp.q.loaded {
-			sp.q.used -= v.Size
-		}
-	}
-	for _, ev := range res.Events {
-		sp.opts.Bus.Publish(ev)
-	}
-	return res.Record
-}
-
 // describe computes the MIME type and SHA-256 of the open file f, reading
 // it from the start; sum, when not nil, is the SHA-256 already known.
 func (sp *Space) describe(f *os.File, name string, sum []byte) (mime, sha string, err error) {

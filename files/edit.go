@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"regexp"
 	"strings"
@@ -49,10 +48,26 @@ func (sp *Space) WriteAt(ctx context.Context, name string, off int64, data []byt
 		return Info{}, err
 	}
 	defer w.Abort()
-	if _, err := w.Seek(off, io.SeekStart); err != nil {
-		return Info{}, err
+	patch := func(w *Writer) error {
+		if _, err := w.Seek(off, io.SeekStart); err != nil {
+			return err
+		}
+		_, err := w.Write(data)
+		return err
 	}
-	if _, err := w.Write(data); err != nil {
+	if opts.IfUnchanged == nil {
+		// Another writer's change is kept: the bytes land at off in the
+		// file as it is when this write commits.
+		w.rebase = func(w *Writer, src rebaseSource) error {
+			if src.cur != nil {
+				if err := w.copyFrom(src.cur, src.curSize); err != nil {
+					return err
+				}
+			}
+			return patch(w)
+		}
+	}
+	if err := patch(w); err != nil {
 		return Info{}, err
 	}
 	return w.Commit()
@@ -105,9 +120,11 @@ func (sp *Space) rename(from, to string, noReplace bool) (Info, error) {
 			return Info{}, classify(op, to, err)
 		}
 	}
-	sp.q.mu.Lock()
-	defer sp.q.mu.Unlock()
-	info, err := sp.renameLocked(r, from, to, noReplace)
+	var info Info
+	_, err = sp.update(context.Background(), r, op, to, func(t *txn) error {
+		info, err = t.rename(from, to, noReplace)
+		return err
+	})
 	if err != nil {
 		return Info{}, err
 	}
@@ -116,11 +133,12 @@ func (sp *Space) rename(from, to string, noReplace bool) (Info, error) {
 	return info, nil
 }
 
-// renameLocked renames from to to; a file it replaces is kept as a version
-// when the index knows it, or with noReplace the rename is refused. The ID
-// of from survives. Call with q.mu held.
-func (sp *Space) renameLocked(r *os.Root, from, to string, noReplace bool) (Info, error) {
+// rename renames from to to; a file it replaces is kept as a version when
+// the index knows it, or with noReplace the rename is refused. The ID of
+// from survives.
+func (t *txn) rename(from, to string, noReplace bool) (Info, error) {
 	const op = "rename"
+	sp, r := t.sp, t.r
 	fi, err := r.Lstat(from)
 	if err != nil {
 		return Info{}, classify(op, from, err)
@@ -140,16 +158,34 @@ func (sp *Space) renameLocked(r *os.Root, from, to string, noReplace bool) (Info
 		return Info{}, classify(op, to, err)
 	}
 	c := Change{Type: FileModified, RenamedFrom: from}
-	if dst, known := sp.lookup(to); known && replaced >= 0 && from != to {
+	kept := false
+	if dst, known := t.lookup(to); known && replaced >= 0 && from != to {
 		c.Replaced = &dst
 		if sp.keep() > 0 && sp.keepVersion(r, to, dst) {
-			c.Kept = sp.versionOf(dst, "overwrite")
+			c.Kept, kept = sp.versionOf(dst, "overwrite"), true
 		}
+	}
+	undo := func() {
+		if kept {
+			r.Remove(versionPath(c.Kept.FileID, c.Kept.Version))
+		}
+	}
+	rec, known := t.lookup(from)
+	if !known {
+		rec = Record{Conversation: sp.id, Size: fi.Size(), DiskTime: fi.ModTime().UnixNano()}
+		c.Type, c.RenamedFrom = FileCreated, ""
+	}
+	rec.Name, rec.Modified = to, sp.opts.Now()
+	c.Record = sp.stamp(rec)
+	if err := t.change(op, c); err != nil {
+		undo()
+		return Info{}, err
 	}
 	if noReplace && from != to {
 		// As a create does: link(2) fails if the name exists, so no other
 		// process can slip a file in between the check and the move.
 		if err := r.Link(from, to); err != nil {
+			undo()
 			if errors.Is(err, fs.ErrExist) {
 				return Info{}, errExists(op, to)
 			}
@@ -157,26 +193,18 @@ func (sp *Space) renameLocked(r *os.Root, from, to string, noReplace bool) (Info
 		}
 		if err := r.Remove(from); err != nil {
 			r.Remove(to)
+			undo()
 			return Info{}, classify(op, from, err)
 		}
 	} else if err := r.Rename(from, to); err != nil {
-		if c.Kept != nil {
-			r.Remove(versionPath(c.Kept.FileID, c.Kept.Version))
-		}
+		undo()
 		return Info{}, classify(op, from, err)
 	}
-	if sp.q.loaded && c.Kept == nil {
-		sp.q.used -= max(replaced, 0)
+	t.applied = true
+	if t.tx == nil {
+		sp.q.committed -= max(replaced, 0)
 	}
-	rec, known := sp.lookup(from)
-	if !known {
-		rec = Record{Conversation: sp.id, Size: fi.Size(), DiskTime: fi.ModTime().UnixNano()}
-		c.Type, c.RenamedFrom = FileCreated, ""
-	}
-	rec.Name, rec.Modified = to, sp.opts.Now()
-	c.Record = sp.stamp(rec)
-	rec = sp.apply(r, c)
-	return Info{ID: rec.ID, Name: to, Size: fi.Size(), ModTime: fi.ModTime(), Replaced: replaced}, nil
+	return Info{ID: t.record.ID, Name: to, Size: fi.Size(), ModTime: fi.ModTime(), Replaced: replaced}, nil
 }
 
 // ReplaceLines replaces lines start to end (1-based, inclusive) of the file
@@ -193,13 +221,42 @@ func (sp *Space) ReplaceLines(ctx context.Context, name string, start, end int, 
 		return 0, err
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, classify(op, info.Name, err)
+	}
 	w, err := sp.Create(ctx, info.Name, opts)
 	if err != nil {
 		return 0, err
 	}
 	defer w.Abort()
-	r := lineReader(f, info.Size)
-	bw := bufio.NewWriterSize(w, bufferFor(info.Size+int64(len(text))))
+	if opts.IfUnchanged == nil {
+		// The edit is made over the content read; if another writer
+		// changes the file first, it is made again over theirs.
+		st := stampOf(fi)
+		w.base = &st
+		w.rebase = func(w *Writer, src rebaseSource) error {
+			if src.cur == nil {
+				return E(op, KindNotFound, w.name, "the file was deleted while it was being edited", nil)
+			}
+			return spliceLines(src.cur, src.curSize, w, start, end, text)
+		}
+	}
+	if err := spliceLines(f, info.Size, w, start, end, text); err != nil {
+		return 0, err
+	}
+	if _, err := w.Commit(); err != nil {
+		return 0, err
+	}
+	return w.lines.count(), nil // written in order, so the Writer indexed every line
+}
+
+// spliceLines writes the size bytes of src to w with lines start to end
+// (1-based, inclusive) replaced by text; with end = start-1, text is
+// inserted before line start, and past the last line it is appended.
+func spliceLines(src io.ReaderAt, size int64, w io.Writer, start, end int, text string) error {
+	r := lineReader(io.NewSectionReader(src, 0, size), size)
+	bw := bufio.NewWriterSize(w, bufferFor(size+int64(len(text))))
 	line, inserted := 1, false
 	insert := func() {
 		if !inserted && text != "" {
@@ -227,19 +284,13 @@ func (sp *Space) ReplaceLines(ctx context.Context, name string, start, end int, 
 			break
 		}
 		if rerr != nil && rerr != bufio.ErrBufferFull {
-			return 0, classify(op, info.Name, rerr)
+			return classify("edit lines", "", rerr)
 		}
 	}
 	if start >= line { // at or past the end: append
 		insert()
 	}
-	if err := bw.Flush(); err != nil {
-		return 0, err
-	}
-	if _, err := w.Commit(); err != nil {
-		return 0, err
-	}
-	return w.lines.count(), nil // written in order, so the Writer indexed every line
+	return bw.Flush()
 }
 
 // Match is one line of a text search.

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"context"
 	"time"
 )
 
@@ -121,8 +122,16 @@ type Index interface {
 	List(conversation string, q ListQuery) ([]Record, int, error)
 	// Conversations summarizes every conversation with files or versions.
 	Conversations() ([]ConversationInfo, error)
-	// Apply records a change and its event.
+	// Apply records a change and its event, as one Update would.
 	Apply(c Change) (Applied, error)
+	// Update runs fn in one write transaction, serialized with every other
+	// writer of the index in any process: what fn reads through tx is
+	// still true when the transaction commits, and what fn does meanwhile
+	// (move a file into place) no other writer can interleave with. An
+	// error from fn rolls the transaction back and is returned as is.
+	Update(ctx context.Context, fn func(tx Tx) error) error
+	// Usage returns what a conversation holds, as of the last commit.
+	Usage(conversation string) (Usage, error)
 	// Versions lists a file's kept versions, newest first.
 	Versions(fileID string) ([]Version, error)
 	// Reconcile makes a conversation's live files match disk, returns the
@@ -144,6 +153,26 @@ type Index interface {
 	FirstEvent() (int64, error)
 	// Close releases the index.
 	Close() error
+}
+
+// Tx is one write transaction of an Index (see Index.Update).
+type Tx interface {
+	// Lookup returns the live file (conversation, name).
+	Lookup(conversation, name string) (Record, error)
+	// ByID returns a file by ID, live or deleted.
+	ByID(id string) (Record, error)
+	// Usage returns what a conversation holds, this transaction's changes
+	// included.
+	Usage(conversation string) (Usage, error)
+	// Apply records a change and its events.
+	Apply(c Change) (Applied, error)
+}
+
+// Usage is what one conversation holds: its live files, and the bytes of
+// those files and of their kept versions, which count toward its quota.
+type Usage struct {
+	Bytes int64
+	Files int
 }
 
 // ReconcileResult reports what a reconciliation changed.

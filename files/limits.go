@@ -81,34 +81,34 @@ func (b *Budget) release(n int64) {
 	}
 }
 
-// quota tracks the bytes a conversation holds on disk, including bytes of
-// writes still in flight, so that concurrent writers can never push it past
-// its limit: each chunk is reserved before it is written.
+// quota is what this process knows of a conversation's bytes: what it
+// holds (as the index last said, or as counted on disk without one) and
+// what this process's writes under way have reserved, chunk by chunk
+// before writing it, so that a write fails as soon as it cannot fit. The
+// final word is the index's, checked when a write commits (see txn).
 type quota struct {
-	mu     sync.Mutex
-	loaded bool
-	used   int64
-	gen    uint64 // bumped when the conversation is deleted
+	mu        sync.Mutex
+	loaded    bool  // committed is known
+	committed int64 // bytes the conversation holds
+	inflight  int64 // bytes reserved by this process's writes under way
+	gen       uint64 // bumped when the conversation is deleted
 }
 
 func (q *quota) reserve(op, name string, n, max int64) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if max > 0 && q.used+n > max {
+	if max > 0 && q.committed+q.inflight+n > max {
 		return E(op, KindTooLarge, name, fmt.Sprintf(
 			"the conversation may hold at most %s and holds %s (counting writes in progress); the write needs %s more",
-			FormatBytes(max), FormatBytes(q.used), FormatBytes(n)), nil)
+			FormatBytes(max), FormatBytes(q.committed+q.inflight), FormatBytes(n)), nil)
 	}
-	q.used += n
+	q.inflight += n
 	return nil
 }
 
 func (q *quota) release(n int64) {
 	q.mu.Lock()
-	q.used -= n
-	if q.used < 0 {
-		q.used = 0
-	}
+	q.inflight = max(q.inflight-n, 0)
 	q.mu.Unlock()
 }
 

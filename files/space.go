@@ -1,6 +1,7 @@
 package files
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -24,6 +25,7 @@ type Space struct {
 
 	rootMu    rootState
 	lineCache *lineCache // shared by the Spaces of one Store
+	names     *nameLocks // likewise
 }
 
 // Info describes one file of a Space.
@@ -66,10 +68,20 @@ func (sp *Space) root(create bool) (*os.Root, error) {
 	})
 }
 
-// loadUsage counts the bytes on disk the first time this process writes to
-// the conversation; afterwards every write and removal keeps the count.
-// Reads never need it, so serving a file never walks its conversation.
+// loadUsage learns what the conversation holds before this process
+// writes to it: one row of the index, or without an index a count of the
+// bytes on disk, the first time (afterwards every change keeps the count).
 func (sp *Space) loadUsage(r *os.Root) error {
+	if sp.indexed() {
+		u, err := sp.opts.Index.Usage(sp.id)
+		if err != nil {
+			return err
+		}
+		sp.q.mu.Lock()
+		sp.q.committed, sp.q.loaded = u.Bytes, true
+		sp.q.mu.Unlock()
+		return nil
+	}
 	sp.q.mu.Lock()
 	defer sp.q.mu.Unlock()
 	if sp.q.loaded {
@@ -80,17 +92,7 @@ func (sp *Space) loadUsage(r *os.Root) error {
 	if err != nil {
 		return err
 	}
-	// Kept versions count too: they are the conversation's bytes.
-	fs.WalkDir(r.FS(), versionsDir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if fi, err := d.Info(); err == nil {
-				total += fi.Size()
-			}
-		}
-		return nil
-	})
-	sp.q.used += total
-	sp.q.loaded = true
+	sp.q.committed, sp.q.loaded = total, true
 	return nil
 }
 
@@ -172,38 +174,48 @@ func (sp *Space) Remove(name string) error {
 	if r == nil {
 		return notFound(op, name)
 	}
-	sp.q.mu.Lock()
-	defer sp.q.mu.Unlock()
-	fi, err := r.Lstat(name)
-	if err == nil && fi.IsDir() {
-		err = E(op, KindConflict, name, "is a folder; only files can be removed", nil)
-	}
-	if err != nil {
-		return classify(op, name, err)
-	}
-	rec, known := sp.lookup(name)
-	regular := fi.Mode().IsRegular()
-	var kept *Version
-	if known && regular && sp.keep() > 0 {
+	_, err = sp.update(context.Background(), r, op, name, func(t *txn) error {
+		fi, err := r.Lstat(name)
+		if err == nil && fi.IsDir() {
+			return E(op, KindConflict, name, "is a folder; only files can be removed", nil)
+		}
+		if err != nil {
+			return classify(op, name, err)
+		}
+		rec, known := t.lookup(name)
+		regular := fi.Mode().IsRegular()
+		c := Change{Type: FileDeleted, Record: rec}
+		if !known {
+			c.Record = Record{Conversation: sp.id, Name: name, Size: fi.Size()}
+		}
 		// The content moves into the versions folder: nothing is copied
 		// and the delete can be undone.
-		if err = r.MkdirAll(versionsDir+"/"+rec.ID, 0o700); err == nil {
-			err = r.Rename(name, versionPath(rec.ID, rec.Version))
+		keep := known && regular && sp.keep() > 0
+		if keep {
+			c.Kept = sp.versionOf(rec, "delete")
 		}
-		kept = sp.versionOf(rec, "delete")
-	} else {
-		err = r.Remove(name)
-	}
+		if err := t.change(op, c); err != nil {
+			return err
+		}
+		if keep {
+			if err = r.MkdirAll(versionsDir+"/"+rec.ID, 0o700); err == nil {
+				err = r.Rename(name, versionPath(rec.ID, rec.Version))
+			}
+		} else {
+			err = r.Remove(name)
+		}
+		if err != nil {
+			return classify(op, name, err)
+		}
+		t.applied = true
+		if regular && t.tx == nil {
+			sp.q.committed -= fi.Size()
+		}
+		return nil
+	})
 	if err != nil {
-		return classify(op, name, err)
-	}
-	if regular && kept == nil && sp.q.loaded {
-		sp.q.used -= fi.Size()
+		return err
 	}
 	syncDir(r, path.Dir(name))
-	if !known {
-		rec = Record{Conversation: sp.id, Name: name, Size: fi.Size()}
-	}
-	sp.apply(r, Change{Type: FileDeleted, Record: rec, Kept: kept})
 	return nil
 }

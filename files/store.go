@@ -58,6 +58,7 @@ type Store struct {
 	convs map[string]*quota
 	roots *rootCache
 	lines lineCache
+	names nameLocks
 	lock  *os.File // the shared open lock (see lockStore); nil without an index
 	// outside wakes followers for changes other processes record.
 	outside *outsideChanges
@@ -127,7 +128,7 @@ func (s *Store) Space(conversationID string) (*Space, error) {
 	q.mu.Lock()
 	gen := q.gen
 	q.mu.Unlock()
-	sp := &Space{id: conversationID, opts: s.opts, q: q, gen: gen, hostDir: s.dir + string(os.PathSeparator) + conversationID, lineCache: &s.lines}
+	sp := &Space{id: conversationID, opts: s.opts, q: q, gen: gen, hostDir: s.dir + string(os.PathSeparator) + conversationID, lineCache: &s.lines, names: &s.names}
 	sp.openRoot = func(create bool) (*os.Root, func(), error) {
 		e, err := s.roots.acquire(conversationID, func() (*os.Root, error) { return s.openConversation(conversationID, create) })
 		if err != nil || e == nil {
@@ -242,7 +243,7 @@ func (s *Store) RemoveConversation(id string) error {
 		return E(op, KindInternal, id, "", err)
 	}
 	q.gen++
-	q.used, q.loaded = 0, false
+	q.committed, q.loaded = 0, false
 	s.roots.invalidate(id)
 	if s.opts.Index != nil {
 		evs, err := s.opts.Index.RemoveConversation(id)
@@ -267,7 +268,7 @@ func OpenDir(dir string, opts Options) (*Space, error) {
 	if err != nil {
 		return nil, E("open folder", KindInvalid, dir, "cannot resolve the folder", err)
 	}
-	sp := &Space{opts: opts.withDefaults(), q: &quota{}, hostDir: abs, lineCache: &lineCache{}}
+	sp := &Space{opts: opts.withDefaults(), q: &quota{}, hostDir: abs, lineCache: &lineCache{}, names: &nameLocks{}}
 	sp.openRoot = func(create bool) (*os.Root, func(), error) {
 		r, err := openStandalone(abs, create, sp.opts)
 		if err != nil || r == nil {

@@ -2,8 +2,11 @@ package files
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math"
 	"os"
 	"path"
 	"syscall"
@@ -18,19 +21,30 @@ import (
 // and the budget before it is written. A Writer is not safe for concurrent
 // use.
 type Writer struct {
-	sp     *Space
-	ctx    context.Context
-	opts   WriteOptions
-	r      *os.Root
-	f      *os.File
-	name   string // the validated target name
-	tmp    string // the temporary file's name
-	size   int64  // bytes in the temporary file, all reserved
-	copied int64  // of which copied from the old file (Append), not charged to the budget
-	done   bool
-	off    int64        // where the next Write goes
-	lines  *lineIndexer // fed while the file is written in order; nil after a seek back
-	sum    *sequentialHash
+	sp      *Space
+	ctx     context.Context
+	opts    WriteOptions
+	r       *os.Root
+	f       *os.File
+	name    string // the validated target name
+	tmp     string // the temporary file's name
+	size    int64  // bytes in the temporary file, all reserved
+	copied  int64  // of which copied from the old file (Append)
+	charged int64  // bytes charged to the budget
+	done    bool
+	off     int64        // where the next Write goes
+	lines   *lineIndexer // fed while the file is written in order; nil after a seek back
+	sum     *sequentialHash
+
+	// base is the content this Writer's bytes were made from (Append, an
+	// edit, IfUnchanged); nil for a write that replaces whatever is there.
+	// The commit happens only over that content: else rebase rebuilds the
+	// change over the current one, or without rebase the commit fails with
+	// ErrChanged.
+	base   *stamp
+	rebase func(w *Writer, src rebaseSource) error
+	lowest int64 // the lowest offset a Write wrote at
+	redoing bool // rebase is writing: nothing is charged to the budget
 }
 
 // Create starts a new version of the file name, empty (mode "w").
@@ -73,9 +87,8 @@ func (sp *Space) newWriter(ctx context.Context, name string, opts WriteOptions, 
 	if err != nil {
 		return nil, classify(op, name, err)
 	}
-	// The lock tells a sweep in another process that this temp file is live.
-	syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-	w := &Writer{sp: sp, ctx: ctx, opts: opts, r: r, f: f, name: name, tmp: tmp, lines: newLineIndexer()}
+	lockTemp(f)
+	w := &Writer{sp: sp, ctx: ctx, opts: opts, r: r, f: f, name: name, tmp: tmp, lines: newLineIndexer(), lowest: math.MaxInt64}
 	if sp.indexed() {
 		w.sum = newSequentialHash()
 	}
@@ -84,28 +97,69 @@ func (sp *Space) newWriter(ctx context.Context, name string, opts WriteOptions, 
 			w.Abort()
 			return nil, err
 		}
+		w.rebase = rebaseAppend
+	}
+	if opts.IfUnchanged != nil {
+		st := stampOfInfo(*opts.IfUnchanged)
+		w.base, w.rebase = &st, nil
 	}
 	return w, nil
 }
 
-// copyOld fills the temporary file with the current version of the file.
+// copyOld fills the temporary file with the current version of the file,
+// and makes it the Writer's base.
 func (w *Writer) copyOld() error {
-	old, info, err := openRegular(w.r, "append", w.name)
-	if KindOf(err) == KindNotFound {
-		return nil
-	}
+	old, fi, err := w.openCurrent()
 	if err != nil {
 		return err
 	}
+	if old == nil {
+		w.base = &stamp{}
+		return nil
+	}
 	defer old.Close()
-	if err := w.reserve(info.Size, false); err != nil {
+	st := stampOf(fi)
+	w.base = &st
+	return w.copyFrom(old, fi.Size())
+}
+
+// openCurrent opens the file as it is now, or returns nil when there is
+// none.
+func (w *Writer) openCurrent() (*os.File, fs.FileInfo, error) {
+	f, _, err := openRegular(w.r, "append", w.name)
+	if KindOf(err) == KindNotFound {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, classify("append", w.name, err)
+	}
+	return f, fi, nil
+}
+
+// copyFrom appends the n bytes of r as copied content: reserved against
+// the limits, not charged to the budget (the budget counts what a run
+// writes, not what it keeps).
+func (w *Writer) copyFrom(r io.ReaderAt, n int64) error {
+	if err := w.reserve(n, false); err != nil {
 		return err
 	}
-	n, err := io.Copy(io.MultiWriter(w.f, w.lines, w.sum), io.LimitReader(old, info.Size))
+	if _, err := w.f.Seek(w.size, io.SeekStart); err != nil {
+		return classify("append", w.name, err)
+	}
+	m, err := io.Copy(io.MultiWriter(w.f, w.lines, w.sum), io.NewSectionReader(r, 0, n))
+	if err == nil && m != n {
+		err = io.ErrUnexpectedEOF
+	}
 	if err != nil {
 		return classify("append", w.name, err)
 	}
-	w.size, w.copied, w.off = n, n, n
+	w.size += n
+	w.copied, w.off = w.size, w.size
 	return nil
 }
 
@@ -121,6 +175,7 @@ func (w *Writer) reserve(n int64, charge bool) error {
 	if max := w.sp.opts.Limits.MaxFileBytes; max > 0 && w.size+n > max {
 		return E(op, KindTooLarge, w.name, fmt.Sprintf("a file may hold at most %s; this one would hold more", FormatBytes(max)), nil)
 	}
+	charge = charge && !w.redoing
 	if charge {
 		if err := w.opts.Budget.reserve(op, w.name, n); err != nil {
 			return err
@@ -131,6 +186,9 @@ func (w *Writer) reserve(n int64, charge bool) error {
 			w.opts.Budget.release(n)
 		}
 		return err
+	}
+	if charge {
+		w.charged += n
 	}
 	return nil
 }
@@ -155,6 +213,9 @@ func (w *Writer) Write(p []byte) (int, error) {
 	}
 	if w.lines != nil && off != w.lines.pos {
 		w.lines = nil // written out of order: index on first read instead
+	}
+	if !w.redoing {
+		w.lowest = min(w.lowest, off)
 	}
 	n, err := w.f.Write(p)
 	w.off += int64(n)
@@ -183,42 +244,66 @@ func (w *Writer) Seek(offset int64, whence int) (int64, error) {
 	return n, nil
 }
 
+// maxRebases bounds how often one commit rebuilds its change over a
+// newer content before giving up with a ConflictError: only writers in
+// other processes, which the in-process lock does not queue, can make it
+// try more than once.
+const maxRebases = 50
+
 // Commit makes the written bytes the file's content, atomically and
-// durably, and reports the new file. After Commit the Writer is done.
+// durably, and reports the new file. After Commit the Writer is done. A
+// Writer with a base commits only over that content: when the file
+// changed since, its change is rebuilt over the new content (an append
+// lands after what others appended) or, where that is not possible, the
+// commit fails with KindConflict and ErrChanged and nothing is written.
 func (w *Writer) Commit() (Info, error) {
-	const op = "write"
 	if w.done {
-		return Info{}, E(op, KindConflict, w.name, "the file was already closed", nil)
+		return Info{}, E("write", KindConflict, w.name, "the file was already closed", nil)
 	}
-	fail := func(err error) (Info, error) {
-		w.Abort()
+	if w.base != nil {
+		defer w.sp.names.lock(w.sp.hostDir + "\x00" + w.name)()
+	}
+	for attempt := 0; ; attempt++ {
+		info, err := w.commitOnce()
+		if err == nil {
+			return info, nil
+		}
+		if !errors.Is(err, ErrChanged) || w.rebase == nil || attempt == maxRebases {
+			w.Abort()
+			return Info{}, err
+		}
+		if err := w.redo(); err != nil {
+			w.Abort()
+			return Info{}, err
+		}
+	}
+}
+
+func (w *Writer) commitOnce() (Info, error) {
+	const op = "write"
+	if err := w.ctx.Err(); err != nil {
 		return Info{}, classify(op, w.name, err)
 	}
-	if err := w.ctx.Err(); err != nil {
-		return fail(err)
-	}
 	if err := w.f.Sync(); err != nil {
-		return fail(err)
+		return Info{}, classify(op, w.name, err)
 	}
 	fi, err := w.f.Stat()
 	if err != nil {
-		return fail(err)
+		return Info{}, classify(op, w.name, err)
 	}
 	rec := Record{Conversation: w.sp.id, Name: w.name, Size: fi.Size(), DiskTime: fi.ModTime().UnixNano(),
 		Source: w.opts.Source, Session: w.opts.Session, DerivedFrom: w.opts.DerivedFrom, ID: w.opts.reviveID}
 	if w.sp.indexed() {
 		if rec.MIME, rec.SHA256, err = w.sp.describe(w.f, w.name, w.sum.sum(fi.Size())); err != nil {
-			return fail(err)
+			return Info{}, classify(op, w.name, err)
 		}
 	}
-	if err := w.f.Close(); err != nil {
-		return fail(err)
-	}
-	rec, replaced, err := w.sp.commit(w.r, w.tmp, rec, w.opts.NoReplace, w.opts.IfUnchanged)
+	rec, replaced, err := w.sp.commit(w.ctx, w.r, w.tmp, rec, w.opts.NoReplace, w.base, w.size)
 	if err != nil {
-		return fail(err)
+		return Info{}, classify(op, w.name, err)
 	}
 	w.done = true
+	w.f.Close()
 	syncDir(w.r, path.Dir(w.name))
 	if w.lines != nil && w.lines.pos == fi.Size() {
 		w.sp.lineCache.put(w.sp.hostDir+"\x00"+w.name, w.lines.index(fi.Size(), fi.ModTime()))
@@ -236,7 +321,13 @@ func (w *Writer) Abort() {
 	w.f.Close()
 	w.r.Remove(w.tmp)
 	w.sp.q.release(w.size)
-	w.opts.Budget.release(w.size - w.copied)
+	w.opts.Budget.release(w.charged)
+}
+
+// lockTemp tells a sweep in another process that the temporary file f is
+// live.
+func lockTemp(f *os.File) {
+	syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 }
 
 // syncDir makes a rename or removal in dir durable. A failure is not

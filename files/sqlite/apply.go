@@ -12,9 +12,20 @@ import (
 
 // Apply records a change and its events in one transaction.
 func (ix *Index) Apply(c files.Change) (files.Applied, error) {
+	var res files.Applied
+	err := ix.Update(context.Background(), func(tx files.Tx) error {
+		var err error
+		res, err = tx.Apply(c)
+		return err
+	})
+	return res, err
+}
+
+// apply records a change and its events in the transaction tx.
+func (ix *Index) apply(tx *sql.Tx, c files.Change) (files.Applied, error) {
 	const op = "index"
 	var res files.Applied
-	err := ix.inTx(func(tx *sql.Tx) error {
+	err := func() error {
 		now := ix.now()
 		rec := c.Record
 		if c.Kept != nil {
@@ -71,7 +82,7 @@ func (ix *Index) Apply(c files.Change) (files.Applied, error) {
 		res.Events = append(res.Events, ev)
 		res.Record = rec
 		return nil
-	})
+	}()
 	return res, wrap(op, err)
 }
 
@@ -115,8 +126,13 @@ func dropUnkept(tx *sql.Tx, id string) error {
 }
 
 func insertVersion(tx *sql.Tx, conversation string, v files.Version) error {
-	_, err := tx.Exec(`INSERT OR REPLACE INTO versions (file_id, version, conversation, name, mime_type, size, sha256,
-			saved_on, kept_on, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	// An upsert, not INSERT OR REPLACE: the usage triggers see an update,
+	// where REPLACE would delete without firing them.
+	_, err := tx.Exec(`INSERT INTO versions (file_id, version, conversation, name, mime_type, size, sha256,
+			saved_on, kept_on, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (file_id, version) DO UPDATE SET conversation = excluded.conversation, name = excluded.name,
+			mime_type = excluded.mime_type, size = excluded.size, sha256 = excluded.sha256,
+			saved_on = excluded.saved_on, kept_on = excluded.kept_on, reason = excluded.reason`,
 		v.FileID, v.Version, conversation, v.Name, v.MIME, v.Size, v.SHA256, stamp(v.Saved), stamp(v.Kept), v.Reason)
 	return err
 }
@@ -155,6 +171,9 @@ func (ix *Index) RemoveConversation(conversation string) ([]files.Event, error) 
 			return err
 		}
 		if _, err := tx.Exec(`DELETE FROM files WHERE conversation = ?`, conversation); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`DELETE FROM usage WHERE conversation = ?`, conversation); err != nil {
 			return err
 		}
 		ev, err := ix.insertEvent(tx, files.Event{Type: files.ConversationDeleted, Conversation: conversation, Time: ix.now()})

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"database/sql"
-	"errors"
 
 	"convfiles/files"
 )
@@ -33,23 +32,11 @@ func scanRecord(row scanner) (files.Record, error) {
 
 // Lookup returns the live file (conversation, name).
 func (ix *Index) Lookup(conversation, name string) (files.Record, error) {
-	row := ix.r.QueryRow(`SELECT `+fileColumns+` FROM files
-		WHERE conversation = ? AND name = ? AND deleted_on IS NULL`, conversation, name)
-	rec, err := scanRecord(row)
-	if errors.Is(err, sql.ErrNoRows) {
-		return rec, files.E("find", files.KindNotFound, name, "no such file", nil)
-	}
-	return rec, wrap("find", err)
+	return lookup(ix.r, conversation, name)
 }
 
 // ByID returns a file by ID, live or deleted.
-func (ix *Index) ByID(id string) (files.Record, error) {
-	rec, err := scanRecord(ix.r.QueryRow(`SELECT `+fileColumns+` FROM files WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return rec, files.E("find", files.KindNotFound, id, "no file has this ID", nil)
-	}
-	return rec, wrap("find", err)
-}
+func (ix *Index) ByID(id string) (files.Record, error) { return byID(ix.r, id) }
 
 // Versions lists a file's kept versions, newest first.
 func (ix *Index) Versions(fileID string) ([]files.Version, error) {

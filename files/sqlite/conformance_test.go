@@ -1,0 +1,49 @@
+package sqlite_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"convfiles/content"
+	"convfiles/files"
+	"convfiles/files/filestest"
+	"convfiles/files/sqlite"
+)
+
+// TestConformance runs the conformance suite against the configuration
+// the binary ships: conversations on disk, the SQLite index in a file.
+// Writers of the second process are a second Store and index opened over
+// the same folder and file, as the CLI beside a server opens them.
+func TestConformance(t *testing.T) {
+	filestest.Run(t, func(t *testing.T, l files.Limits) filestest.Setup {
+		dir := t.TempDir()
+		first := openStore(t, dir, l)
+		second := openStore(t, dir, l)
+		spaceOf := func(s *files.Store) func() *files.Space {
+			return func() *files.Space {
+				sp, err := s.Space("conf")
+				if err != nil {
+					t.Fatal(err)
+				}
+				return sp
+			}
+		}
+		return filestest.Setup{Dir: filepath.Join(first.Dir(), "conf"), Open: spaceOf(first), Other: spaceOf(second)}
+	})
+}
+
+// openStore opens a Store over dir/files with its index at dir/index.db.
+func openStore(t *testing.T, dir string, l files.Limits) *files.Store {
+	t.Helper()
+	ix, err := sqlite.Open(filepath.Join(dir, "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := files.OpenStore(filepath.Join(dir, "files"), files.Options{Limits: l, Index: ix, Sniff: content.SniffMIME})
+	if err != nil {
+		ix.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(); ix.Close() })
+	return s
+}

@@ -1,0 +1,141 @@
+package files
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// txn is one change to a Space's files while it commits. It holds the
+// conversation's lock in this process and, for an indexed Space, one
+// index transaction, which every other process writing the same index
+// waits for: what the change reads (the file's record, what is on disk
+// under its name, the conversation's usage) is still true when it
+// commits, so a compare-and-commit cannot be raced and a quota cannot be
+// overshot by two processes at once.
+type txn struct {
+	sp      *Space
+	r       *os.Root
+	tx      Tx // nil without an index
+	before  int64
+	record  Record
+	events  []Event
+	pruned  []Version
+	after   int64 // the conversation's usage once committed (indexed only)
+	applied bool // the disk already changed: past this, the change happened
+}
+
+// update runs fn as one txn. Without an index, fn runs under the
+// conversation's lock alone. Once fn has changed the disk (marked by
+// apply), a failure of the index to commit is logged, not returned: the
+// bytes are where the caller put them, disk is the truth, and the next
+// start-up reconciles the index with it.
+func (sp *Space) update(ctx context.Context, r *os.Root, op, name string, fn func(t *txn) error) (*txn, error) {
+	sp.q.mu.Lock()
+	defer sp.q.mu.Unlock()
+	if sp.q.gen != sp.gen {
+		return nil, errDeleted(op, name)
+	}
+	t := &txn{sp: sp, r: r}
+	if !sp.indexed() {
+		defer lockFolder(r)()
+		if err := fn(t); err != nil {
+			return nil, err
+		}
+		t.finish()
+		return t, nil
+	}
+	err := sp.opts.Index.Update(context.WithoutCancel(ctx), func(tx Tx) error {
+		*t = txn{sp: sp, r: r, tx: tx}
+		u, err := tx.Usage(sp.id)
+		if err != nil {
+			return err
+		}
+		t.before = u.Bytes
+		if err := ctx.Err(); err != nil {
+			return classify(op, name, err)
+		}
+		return fn(t)
+	})
+	if err != nil && !t.applied {
+		return nil, err
+	}
+	if err != nil {
+		sp.opts.Logger.Error("index update; the next start-up reconciles it", "conversation", sp.id, "name", name, "err", err)
+		t.pruned = nil
+		for i := range t.events {
+			t.events[i].Seq = 0
+		}
+	} else {
+		sp.q.committed, sp.q.loaded = t.after, true
+	}
+	t.finish()
+	return t, nil
+}
+
+// lockFolder takes an exclusive flock(2) of the folder r, which stands in
+// for the index transaction where there is no index: two processes
+// writing one standalone folder commit one at a time too. It returns how
+// to let go; a folder that cannot be locked is written without the lock.
+func lockFolder(r *os.Root) (unlock func()) {
+	d, err := r.Open(".")
+	if err != nil {
+		return func() {}
+	}
+	if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX); err != nil {
+		d.Close()
+		return func() {}
+	}
+	return func() { d.Close() } // closing the descriptor drops the lock
+}
+
+// lookup returns the indexed record of name as this transaction sees it.
+func (t *txn) lookup(name string) (Record, bool) {
+	if t.tx == nil {
+		return Record{}, false
+	}
+	rec, err := t.tx.Lookup(t.sp.id, name)
+	return rec, err == nil
+}
+
+// change describes c in the index (without one, only its event) and
+// checks the conversation's quota against what the index now adds up to:
+// a change that makes the conversation grow past its limit is refused.
+// Call it before changing the disk, so a refusal leaves nothing behind.
+func (t *txn) change(op string, c Change) error {
+	sp := t.sp
+	if t.tx == nil {
+		t.record = c.Record
+		t.events = append(t.events, Event{Type: c.Type, Conversation: sp.id, Name: c.Record.Name, Size: c.Record.Size,
+			RenamedFrom: c.RenamedFrom, Time: sp.opts.Now()})
+		return nil
+	}
+	c.Keep = sp.keep()
+	res, err := t.tx.Apply(c)
+	if err != nil {
+		return err
+	}
+	u, err := t.tx.Usage(sp.id)
+	if err != nil {
+		return err
+	}
+	if max := sp.opts.Limits.MaxConversationBytes; max > 0 && u.Bytes > max && u.Bytes > t.before {
+		return E(op, KindTooLarge, c.Record.Name, fmt.Sprintf(
+			"the conversation may hold at most %s and holds %s; this change needs %s more",
+			FormatBytes(max), FormatBytes(t.before), FormatBytes(u.Bytes-t.before)), nil)
+	}
+	t.record, t.events, t.pruned, t.after = res.Record, res.Events, res.Pruned, u.Bytes
+	return nil
+}
+
+// finish removes the bytes of pruned versions and publishes the events.
+// It runs under the conversation's lock, after the transaction.
+func (t *txn) finish() {
+	for _, v := range t.pruned {
+		t.r.Remove(versionPath(v.FileID, v.Version))
+	}
+	for _, ev := range t.events {
+		t.sp.opts.Bus.Publish(ev)
+	}
+}
