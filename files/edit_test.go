@@ -27,14 +27,14 @@ func TestReadLinesAcrossCheckpoints(t *testing.T) {
 		start, end int
 		want       string
 	}{
-		{1, 2, "line 1\nline 2"},
-		{lineStride, lineStride + 1, fmt.Sprintf("line %d\nline %d", lineStride, lineStride+1)},
-		{2*lineStride + 3, 2*lineStride + 3, fmt.Sprintf("line %d", 2*lineStride+3)},
-		{3*lineStride + 6, 0, fmt.Sprintf("line %d\nline %d", 3*lineStride+6, 3*lineStride+7)},
+		{1, 2, "line 1\nline 2\n"},
+		{lineStride, lineStride + 1, fmt.Sprintf("line %d\nline %d\n", lineStride, lineStride+1)},
+		{2*lineStride + 3, 2*lineStride + 3, fmt.Sprintf("line %d\n", 2*lineStride+3)},
+		{3*lineStride + 6, 0, fmt.Sprintf("line %d\nline %d\n", 3*lineStride+6, 3*lineStride+7)},
 		{3*lineStride + 8, 3*lineStride + 9, ""},
 	}
 	for _, tt := range tests {
-		got, err := sp.ReadLines("big.txt", tt.start, tt.end)
+		got, err := sp.ReadLines("big.txt", LineQuery{Start: tt.start, End: tt.end})
 		if err != nil || got.Content != tt.want || got.TotalLines != 3*lineStride+7 {
 			t.Errorf("lines %d-%d: %q (%d lines) %v", tt.start, tt.end, got.Content, got.TotalLines, err)
 		}
@@ -43,12 +43,47 @@ func TestReadLinesAcrossCheckpoints(t *testing.T) {
 	if _, err := sp.WriteAt(context.Background(), "big.txt", 0, []byte("LINE"), WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := sp.ReadLines("big.txt", 1, 1); got.Content != "LINE 1" {
+	if got, _ := sp.ReadLines("big.txt", LineQuery{Start: 1, End: 1}); got.Content != "LINE 1\n" {
 		t.Errorf("after WriteAt: %q", got.Content)
 	}
 	sp.WriteBytes(context.Background(), "nolf.txt", []byte("a\nb"), WriteOptions{})
 	if n, _ := sp.LineCount("nolf.txt"); n != 2 {
 		t.Errorf("a last line without a newline: %d lines", n)
+	}
+}
+
+// TestReadLinesIsExactAndBounded: ranges read one after another give the
+// file back byte for byte, final newline or not; a cap cuts at a line
+// boundary with the next line to ask for, or inside a line longer than the
+// cap (never inside a character) with the byte to go on from.
+func TestReadLinesIsExactAndBounded(t *testing.T) {
+	s, _ := newStore(t, Limits{})
+	sp := space(t, s, "l")
+	ctx := context.Background()
+	for _, body := range []string{"a\nb\n", "a\nb", "", "\n\n", "only"} {
+		sp.WriteBytes(ctx, "t.txt", []byte(body), WriteOptions{})
+		whole, err := sp.ReadLines("t.txt", LineQuery{})
+		if err != nil || whole.Content != body || whole.Truncated {
+			t.Errorf("whole %q: %+v %v", body, whole, err)
+		}
+		var parts string
+		for i := 1; i <= whole.TotalLines; i++ {
+			r, _ := sp.ReadLines("t.txt", LineQuery{Start: i, End: i})
+			parts += r.Content
+		}
+		if parts != body {
+			t.Errorf("line by line %q gives %q", body, parts)
+		}
+	}
+	sp.WriteBytes(ctx, "cap.txt", []byte("11111\n22222\n33333\n"), WriteOptions{})
+	r, _ := sp.ReadLines("cap.txt", LineQuery{MaxBytes: 14})
+	if r.Content != "11111\n22222\n" || !r.Truncated || r.NextLine != 3 || r.NextOffset != 0 {
+		t.Errorf("capped at a line boundary: %+v", r)
+	}
+	sp.WriteBytes(ctx, "long.txt", []byte("ééééé\nx\n"), WriteOptions{})
+	r, _ = sp.ReadLines("long.txt", LineQuery{MaxBytes: 5})
+	if r.Content != "éé" || !r.Truncated || r.NextOffset != 4 || r.NextLine != 0 {
+		t.Errorf("capped inside a long line: %+v", r)
 	}
 }
 

@@ -88,9 +88,9 @@ func (b *Budget) release(n int64) {
 // final word is the index's, checked when a write commits (see txn).
 type quota struct {
 	mu        sync.Mutex
-	loaded    bool  // committed is known
-	committed int64 // bytes the conversation holds
-	inflight  int64 // bytes reserved by this process's writes under way
+	loaded    bool   // committed is known
+	committed int64  // bytes the conversation holds
+	inflight  int64  // bytes reserved by this process's writes under way
 	gen       uint64 // bumped when the conversation is deleted
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // lineStride is how many lines apart the checkpoints of a line index are:
@@ -115,16 +116,32 @@ func (sp *Space) lines(f *os.File, info Info) (*lineIndex, error) {
 	return ix, nil
 }
 
-// LineRange is a range of lines read from a text file.
-type LineRange struct {
-	Content    string // the lines, each with its "\n" but the last
-	TotalLines int
+// LineQuery asks for lines Start to End (1-based, inclusive; End 0 means
+// the last line) of a text file, at most MaxBytes of them (0 means
+// MaxReadAt).
+type LineQuery struct {
+	Start, End int
+	MaxBytes   int64
 }
 
-// ReadLines returns lines start to end (1-based, inclusive; end 0 means the
-// last line) of the file name, reading only around them. Lines past the
-// end give an empty Content.
-func (sp *Space) ReadLines(name string, start, end int) (LineRange, error) {
+// LineRange is a range of lines read from a text file. Each line keeps its
+// "\n", so the lines of a whole file are its bytes, and ranges read one
+// after the other put it back together exactly.
+type LineRange struct {
+	Content    string `json:"content"`
+	TotalLines int    `json:"total_lines"`
+	// Truncated says the range held more than MaxBytes: Content ends
+	// before it, where NextLine (the next line to ask for) starts, or
+	// inside a line longer than MaxBytes, where NextOffset (the byte to go
+	// on reading from) points.
+	Truncated  bool  `json:"truncated,omitempty"`
+	NextLine   int   `json:"next_line,omitempty"`
+	NextOffset int64 `json:"next_offset,omitempty"`
+}
+
+// ReadLines returns the lines q asks for of the file name, reading only
+// around them. Lines past the end give an empty Content.
+func (sp *Space) ReadLines(name string, q LineQuery) (LineRange, error) {
 	f, info, err := sp.Open(name)
 	if err != nil {
 		return LineRange{}, err
@@ -133,6 +150,10 @@ func (sp *Space) ReadLines(name string, start, end int) (LineRange, error) {
 	ix, err := sp.lines(f, info)
 	if err != nil {
 		return LineRange{}, err
+	}
+	start, end, max := q.Start, q.End, q.MaxBytes
+	if max <= 0 || max > MaxReadAt {
+		max = MaxReadAt
 	}
 	if start < 1 {
 		start = 1
@@ -146,25 +167,56 @@ func (sp *Space) ReadLines(name string, start, end int) (LineRange, error) {
 	}
 	cp := (start - 1) / lineStride
 	line := cp*lineStride + 1
-	r := lineReader(io.NewSectionReader(f, ix.offsets[cp], info.Size-ix.offsets[cp]), info.Size-ix.offsets[cp])
+	pos := ix.offsets[cp]
+	r := lineReader(io.NewSectionReader(f, pos, info.Size-pos), info.Size-pos)
 	var b bytes.Buffer
 	for ; line <= end; line++ {
-		text, err := r.ReadSlice('\n')
-		for err == bufio.ErrBufferFull { // a line longer than the buffer
+		lineStart := pos
+		for {
+			text, err := r.ReadSlice('\n')
+			pos += int64(len(text))
 			if line >= start {
+				if int64(b.Len()+len(text)) > max {
+					out.Truncated = true
+					if lineStart < pos-int64(len(text)) || b.Len() == 0 {
+						// Inside a line longer than the cap: cut it at a
+						// character boundary and say where to go on.
+						keep := utf8Prefix(text, int(max)-b.Len())
+						b.Write(keep)
+						out.NextOffset = pos - int64(len(text)) + int64(len(keep))
+					} else {
+						out.NextLine = line
+					}
+					out.Content = b.String()
+					return out, nil
+				}
 				b.Write(text)
 			}
-			text, err = r.ReadSlice('\n')
+			if err != bufio.ErrBufferFull {
+				break
+			}
 		}
-		if line >= start {
-			b.Write(text)
-		}
-		if err != nil {
+	}
+	out.Content = b.String()
+	return out, nil
+}
+
+// utf8Prefix returns the longest prefix of p of at most n bytes that does
+// not end inside a UTF-8 sequence.
+func utf8Prefix(p []byte, n int) []byte {
+	if n >= len(p) {
+		return p
+	}
+	p = p[:max(n, 0)]
+	for i := len(p) - 1; i >= 0 && i >= len(p)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(p[i]) {
+			if !utf8.FullRune(p[i:]) {
+				return p[:i]
+			}
 			break
 		}
 	}
-	out.Content = string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
-	return out, nil
+	return p
 }
 
 // LineCount returns how many lines the file name has.

@@ -26,7 +26,7 @@ type Ops interface {
 	Open(name string) (*os.File, Info, error)
 	ReadFile(name string, max int64) ([]byte, Info, error)
 	ReadAt(name string, off, n int64) ([]byte, error)
-	ReadLines(name string, start, end int) (LineRange, error)
+	ReadLines(name string, q LineQuery) (LineRange, error)
 	LineCount(name string) (int, error)
 	ReadDir(dir string) ([]DirEntry, error)
 	List() ([]Info, error)

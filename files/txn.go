@@ -23,7 +23,7 @@ type txn struct {
 	events  []Event
 	pruned  []Version
 	after   int64 // the conversation's usage once committed (indexed only)
-	applied bool // the disk already changed: past this, the change happened
+	applied bool  // the disk already changed: past this, the change happened
 }
 
 // update runs fn as one txn. Without an index, fn runs under the

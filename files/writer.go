@@ -41,10 +41,10 @@ type Writer struct {
 	// The commit happens only over that content: else rebase rebuilds the
 	// change over the current one, or without rebase the commit fails with
 	// ErrChanged.
-	base   *stamp
-	rebase func(w *Writer, src rebaseSource) error
-	lowest int64 // the lowest offset a Write wrote at
-	redoing bool // rebase is writing: nothing is charged to the budget
+	base    *stamp
+	rebase  func(w *Writer, src rebaseSource) error
+	lowest  int64 // the lowest offset a Write wrote at
+	redoing bool  // rebase is writing: nothing is charged to the budget
 }
 
 // Create starts a new version of the file name, empty (mode "w").

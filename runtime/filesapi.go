@@ -114,7 +114,7 @@ func (s *session) filesReadText(sp files.Ops, call goja.FunctionCall) goja.Value
 			end = int(v.ToInteger())
 		}
 	}
-	r, err := sp.ReadLines(name, start, end)
+	r, err := sp.ReadLines(name, files.LineQuery{Start: start, End: end})
 	if err != nil {
 		s.throwFiles(err)
 	}

@@ -64,10 +64,10 @@ const final = files.readText("small.txt").content;
 const search = files.searchText("data.csv", /^99\d\d,/);
 let badPattern = ""; try { files.searchText("data.csv", "(?=x)") } catch (e) { badPattern = e.name }
 ({range, count, replaced, inserted, final, search, badPattern})`, &got)
-	if got.Range["content"] != "5000,15000\n5001,15003\n5002,15006" || got.Range["totalLines"] != float64(10001) || got.Count != 10001 {
+	if got.Range["content"] != "5000,15000\n5001,15003\n5002,15006\n" || got.Range["totalLines"] != float64(10001) || got.Count != 10001 {
 		t.Errorf("readText %v count %d", got.Range, got.Count)
 	}
-	if got.Replaced["totalLines"] != float64(4) || got.Inserted["totalLines"] != float64(5) || got.Final != "header\na\nB1\nB2\nc" {
+	if got.Replaced["totalLines"] != float64(4) || got.Inserted["totalLines"] != float64(5) || got.Final != "header\na\nB1\nB2\nc\n" {
 		t.Errorf("edits %v %v %q", got.Replaced, got.Inserted, got.Final)
 	}
 	if len(got.Search.Matches) != 100 || got.Search.Matches[0]["line"] != float64(9901) || got.Search.Truncated {

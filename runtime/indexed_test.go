@@ -43,7 +43,7 @@ const renamed = files.rename(created.id, "archive/notes.md");
 	if got.Info["mime_type"] != "text/markdown" || got.Info["source"] != "created" || len(got.Info["sha256"].(string)) != 64 {
 		t.Fatalf("info %v", got.Info)
 	}
-	if len(got.Listed) != 1 || got.Listed[0]["id"] != id || got.Text["content"] != "two" || got.Text["totalLines"] != float64(2) {
+	if len(got.Listed) != 1 || got.Listed[0]["id"] != id || got.Text["content"] != "two\n" || got.Text["totalLines"] != float64(2) {
 		t.Fatalf("list %v text %v", got.Listed, got.Text)
 	}
 	// Another conversation cannot reach the file by its ID.

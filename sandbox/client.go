@@ -113,8 +113,8 @@ func (cl *client) ReadAt(name string, off, n int64) ([]byte, error) {
 	return r.Data, err
 }
 
-func (cl *client) ReadLines(name string, start, end int) (files.LineRange, error) {
-	r, err := cl.do(&message{Op: "readlines", Name: name, A: int64(start), B: int64(end)})
+func (cl *client) ReadLines(name string, q files.LineQuery) (files.LineRange, error) {
+	r, err := cl.do(&message{Op: "readlines", Name: name, A: int64(q.Start), B: int64(q.End), C: q.MaxBytes})
 	return r.Lines, err
 }
 

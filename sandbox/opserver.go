@@ -74,7 +74,7 @@ func (o *opServer) handle(m *message) (*message, []*os.File) {
 	case "readat":
 		r.Data, err = sp.ReadAt(m.Name, m.A, m.B)
 	case "readlines":
-		r.Lines, err = sp.ReadLines(m.Name, int(m.A), int(m.B))
+		r.Lines, err = sp.ReadLines(m.Name, files.LineQuery{Start: int(m.A), End: int(m.B), MaxBytes: m.C})
 	case "linecount":
 		var n int
 		n, err = sp.LineCount(m.Name)

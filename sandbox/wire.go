@@ -28,7 +28,7 @@ type message struct {
 
 	// Arguments and answers of file operations.
 	Name, Name2, Text string
-	A, B              int64
+	A, B, C           int64
 	Data              []byte
 	Opts              *wireOpts
 	Query             *files.ListQuery

@@ -1,8 +1,10 @@
 package mcp
 
 import (
+	"fmt"
 	"regexp"
 
+	"convfiles/content"
 	"convfiles/files"
 )
 
@@ -13,10 +15,20 @@ type readTextIn struct {
 	EndLine   int    `json:"end_line,omitempty"`   // 0: to the end
 }
 
+// readTextOut is seed 004's answer, plus where to go on when the text
+// was cut at MaxTextAnswer.
 type readTextOut struct {
 	Content    string `json:"content"`
 	TotalLines int    `json:"total_lines"`
+	Truncated  bool   `json:"truncated,omitempty"`
+	NextLine   int    `json:"next_start_line,omitempty"`
+	NextOffset int64  `json:"next_byte_offset,omitempty"`
 }
+
+// MaxTextAnswer bounds the text one file_read_text answers: a model cannot
+// use more in one turn, and a client holds the whole answer in memory. A
+// longer range is cut at a line boundary and says where to go on.
+const MaxTextAnswer = 256 << 10
 
 func (s *Server) fileReadText(c *call, in readTextIn) (readTextOut, error) {
 	name, err := c.sp.Resolve(in.ID)
@@ -30,11 +42,35 @@ func (s *Server) fileReadText(c *call, in readTextIn) (readTextOut, error) {
 	if start < 0 || in.EndLine < 0 {
 		return readTextOut{}, files.E("file_read_text", files.KindInvalid, name, "start_line and end_line are line numbers from 1; omit them to read the whole file", nil)
 	}
-	r, err := c.sp.ReadLines(name, start, in.EndLine)
+	if err := requireText(c.sp, name); err != nil {
+		return readTextOut{}, err
+	}
+	r, err := c.sp.ReadLines(name, files.LineQuery{Start: start, End: in.EndLine, MaxBytes: MaxTextAnswer})
 	if err != nil {
 		return readTextOut{}, err
 	}
-	return readTextOut{Content: r.Content, TotalLines: r.TotalLines}, nil
+	return readTextOut{Content: r.Content, TotalLines: r.TotalLines, Truncated: r.Truncated, NextLine: r.NextLine, NextOffset: r.NextOffset}, nil
+}
+
+// requireText refuses to read a file that is not text as text: its bytes
+// would reach the model as mojibake many times their size. The error
+// names the tools that read it.
+func requireText(sp *files.Space, name string) error {
+	f, info, err := sp.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	kind, mime := content.DetectReader(info.Name, f, info.Size)
+	if kind == content.KindText {
+		return nil
+	}
+	hint := "file_info describes it"
+	switch kind {
+	case content.KindImage, content.KindPDF:
+		hint = "read it with file_read_media"
+	}
+	return files.E("file_read_text", files.KindInvalid, name, fmt.Sprintf("is not text but %s (%s); %s", kind, mime, hint), nil)
 }
 
 type writeTextIn struct {

@@ -37,12 +37,12 @@ func TestToolsRoundTrip(t *testing.T) {
 		TotalLines int `json:"total_lines"`
 	}
 	e.ok("file_read_text", args("id", created.ID, "start_line", 2, "end_line", 2), &read)
-	if read.Content != "two" || read.TotalLines != 3 {
+	if read.Content != "two\n" || read.TotalLines != 3 {
 		t.Fatalf("line 2 read as %+v", read)
 	}
 	e.ok("file_replace_lines", args("id", created.ID, "start_line", 2, "end_line", 2, "content", "TWO\nTWO and a half"), nil)
 	e.ok("file_read_text", args("id", "notes/a.txt"), &read)
-	if read.Content != "one\nTWO\nTWO and a half\nthree" || read.TotalLines != 4 {
+	if read.Content != "one\nTWO\nTWO and a half\nthree\n" || read.TotalLines != 4 {
 		t.Fatalf("after replace: %+v", read)
 	}
 	msg := e.refused("file_read_text", args("id", "missing.txt"))
