@@ -60,7 +60,7 @@ func runEdits(t *testing.T, mk Maker) {
 			_, err = w.Commit()
 			return err
 		})
-		got := read(t, open(t, s.Open), "log.txt")
+		got := Read(t, open(t, s.Open), "log.txt")
 		checkLines(t, got, "start", 50, "append %02d")
 	})
 	t.Run("50 concurrent line inserts all land", func(t *testing.T) {
@@ -70,7 +70,7 @@ func runEdits(t *testing.T, mk Maker) {
 			_, err := sp.ReplaceLines(ctx, "s.txt", 1, 0, fmt.Sprintf("writer %02d", i), files.WriteOptions{})
 			return err
 		})
-		got := read(t, open(t, s.Open), "s.txt")
+		got := Read(t, open(t, s.Open), "s.txt")
 		if !strings.HasSuffix(got, "last\n") {
 			t.Fatalf("the original line moved: %q", got)
 		}
@@ -91,7 +91,7 @@ func runEdits(t *testing.T, mk Maker) {
 		for i := range 20 {
 			fmt.Fprintf(&want, "edited %02d\n", i)
 		}
-		if got := read(t, open(t, s.Open), "r.txt"); got != want.String() {
+		if got := Read(t, open(t, s.Open), "r.txt"); got != want.String() {
 			t.Fatalf("after 20 edits of distinct lines:\n%s", got)
 		}
 	})
@@ -102,7 +102,7 @@ func runEdits(t *testing.T, mk Maker) {
 			_, err := sp.WriteAt(ctx, "b.bin", int64(i), []byte{'a' + byte(i)}, files.WriteOptions{})
 			return err
 		})
-		if got := read(t, open(t, s.Open), "b.bin"); got != "abcdefghijklmnopqrst" {
+		if got := Read(t, open(t, s.Open), "b.bin"); got != "abcdefghijklmnopqrst" {
 			t.Fatalf("after 20 byte writes: %q", got)
 		}
 	})
@@ -119,7 +119,7 @@ func runEdits(t *testing.T, mk Maker) {
 		if files.KindOf(err) != files.KindConflict || !errors.Is(err, files.ErrChanged) {
 			t.Fatalf("edit over a change: %v", err)
 		}
-		if got := read(t, sp, "c.txt"); got != "two, longer\n" {
+		if got := Read(t, sp, "c.txt"); got != "two, longer\n" {
 			t.Fatalf("a refused edit changed the file: %q", got)
 		}
 	})
@@ -138,7 +138,7 @@ func runEdits(t *testing.T, mk Maker) {
 		if _, err := w.Commit(); !errors.Is(err, files.ErrChanged) {
 			t.Fatalf("commit over a change after a seek back: %v", err)
 		}
-		if got := read(t, sp, "h.txt"); got != "abcdef" {
+		if got := Read(t, sp, "h.txt"); got != "abcdef" {
 			t.Fatalf("after the refused append: %q", got)
 		}
 	})

@@ -50,7 +50,9 @@ func open(t *testing.T, f func() *files.Space) *files.Space {
 	return sp
 }
 
-func read(t *testing.T, sp *files.Space, name string) string {
+// Read returns the content of the file name of sp, failing the test when
+// it cannot be read.
+func Read(t testing.TB, sp *files.Space, name string) string {
 	t.Helper()
 	f, _, err := sp.Open(name)
 	if err != nil {
@@ -117,7 +119,7 @@ func runBasics(t *testing.T, mk Maker) {
 		if _, err := sp.WriteBytes(ctx, "third.txt", make([]byte, 5), files.WriteOptions{}); files.KindOf(err) != files.KindTooLarge {
 			t.Fatalf("quota: %v", err)
 		}
-		if got := read(t, sp, "k.txt"); got != "keep" {
+		if got := Read(t, sp, "k.txt"); got != "keep" {
 			t.Fatalf("after refused writes: %q", got)
 		}
 		if n := regularFiles(t, s.Dir); n != 2 {

@@ -4,12 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"convfiles/files"
+	"convfiles/files/filestest"
 	"convfiles/files/sqlite"
 )
 
@@ -86,16 +86,7 @@ func write(t *testing.T, sp *files.Space, name, body string) files.Info {
 	return info
 }
 
-func read(t *testing.T, sp *files.Space, name string) string {
-	t.Helper()
-	f, _, err := sp.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	b, _ := io.ReadAll(f)
-	return string(b)
-}
+func read(t *testing.T, sp *files.Space, name string) string { return filestest.Read(t, sp, name) }
 
 func sum(s string) string {
 	h := sha256.Sum256([]byte(s))
