@@ -69,7 +69,7 @@ assert.equal(res.structuredContent.content, "alpha\nbeta\ngamma\ndelta");
 assert.equal(res.structuredContent.total_lines, 4);
 step("read");
 res = await call("file_read_text", { id: "notes.txt", start_line: 2, end_line: 3 });
-assert.equal(res.structuredContent.content, "beta\ngamma");
+assert.equal(res.structuredContent.content, "beta\ngamma\n");
 assert.equal(res.structuredContent.total_lines, 4);
 step("line-range read");
 res = await call("file_replace_lines", { id: "notes.txt", start_line: 2, end_line: 3, content: "BETA" });
