@@ -82,7 +82,7 @@ func (sp *Space) commit(ctx context.Context, r *os.Root, tmp string, rec Record,
 				r.Remove(versionPath(prev.ID, prev.Version))
 			}
 		}
-		c := sp.writeChange(rec, prev, known, replaced, kept)
+		c := t.writeChange(rec, prev, known, replaced, kept)
 		if err := t.change("write", c); err != nil {
 			undo()
 			return err
@@ -122,7 +122,8 @@ func place(r *os.Root, tmp, name string, noReplace bool) error {
 
 // writeChange describes the write of rec over what the name held: the
 // indexed file prev (known), another entry (replaced ≥ 0), or nothing.
-func (sp *Space) writeChange(rec, prev Record, known bool, replaced int64, kept bool) Change {
+func (t *txn) writeChange(rec, prev Record, known bool, replaced int64, kept bool) Change {
+	sp := t.sp
 	if known {
 		var v *Version
 		if kept {
@@ -135,8 +136,8 @@ func (sp *Space) writeChange(rec, prev Record, known bool, replaced int64, kept 
 		typ = FileModified
 	}
 	rec.Version = 1
-	if rec.ID != "" { // a deleted file restored: its versions go on
-		if old, err := sp.opts.Index.ByID(rec.ID); err == nil {
+	if rec.ID != "" && t.tx != nil { // a deleted file restored: its versions go on
+		if old, err := t.tx.ByID(rec.ID); err == nil {
 			rec.Version, rec.Source, rec.Session, rec.Created = old.Version+1, old.Source, old.Session, old.Created
 			rec.DerivedFrom = old.DerivedFrom
 		}

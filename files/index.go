@@ -122,8 +122,6 @@ type Index interface {
 	List(conversation string, q ListQuery) ([]Record, int, error)
 	// Conversations summarizes every conversation with files or versions.
 	Conversations() ([]ConversationInfo, error)
-	// Apply records a change and its event, as one Update would.
-	Apply(c Change) (Applied, error)
 	// Update runs fn in one write transaction, serialized with every other
 	// writer of the index in any process: what fn reads through tx is
 	// still true when the transaction commits, and what fn does meanwhile

@@ -94,9 +94,17 @@ type quota struct {
 	gen       uint64 // bumped when the conversation is deleted
 }
 
-func (q *quota) reserve(op, name string, n, max int64) error {
+// reserve reserves n more bytes, or fails when they would not fit. Before
+// failing it asks refresh, when set, what the conversation holds now:
+// another process may have freed space since this one last looked.
+func (q *quota) reserve(op, name string, n, max int64, refresh func() (int64, error)) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if max > 0 && q.committed+q.inflight+n > max && refresh != nil {
+		if used, err := refresh(); err == nil {
+			q.committed = used
+		}
+	}
 	if max > 0 && q.committed+q.inflight+n > max {
 		return E(op, KindTooLarge, name, fmt.Sprintf(
 			"the conversation may hold at most %s and holds %s (counting writes in progress); the write needs %s more",

@@ -68,32 +68,36 @@ func (sp *Space) root(create bool) (*os.Root, error) {
 	})
 }
 
-// loadUsage learns what the conversation holds before this process
-// writes to it: one row of the index, or without an index a count of the
-// bytes on disk, the first time (afterwards every change keeps the count).
+// loadUsage learns what the conversation holds the first time this
+// process writes to it; afterwards every change this process commits
+// keeps the count, and a reservation that would not fit asks the index
+// again (see indexedUsage), since another process may have freed space.
+// Reads never need it, so serving a file never walks its conversation.
 func (sp *Space) loadUsage(r *os.Root) error {
-	if sp.indexed() {
-		u, err := sp.opts.Index.Usage(sp.id)
-		if err != nil {
-			return err
-		}
-		sp.q.mu.Lock()
-		sp.q.committed, sp.q.loaded = u.Bytes, true
-		sp.q.mu.Unlock()
-		return nil
-	}
 	sp.q.mu.Lock()
 	defer sp.q.mu.Unlock()
 	if sp.q.loaded {
 		return nil
 	}
 	var total int64
-	err := walkFiles(r, func(_ string, info fs.FileInfo) { total += info.Size() })
+	var err error
+	if sp.indexed() {
+		total, err = sp.indexedUsage()
+	} else {
+		err = walkFiles(r, func(_ string, info fs.FileInfo) { total += info.Size() })
+	}
 	if err != nil {
 		return err
 	}
 	sp.q.committed, sp.q.loaded = total, true
 	return nil
+}
+
+// indexedUsage is what the index says the conversation holds: one row,
+// shared by every process on the data folder.
+func (sp *Space) indexedUsage() (int64, error) {
+	u, err := sp.opts.Index.Usage(sp.id)
+	return u.Bytes, err
 }
 
 // Stat returns the Info of the regular file name.

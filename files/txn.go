@@ -27,8 +27,8 @@ type txn struct {
 }
 
 // update runs fn as one txn. Without an index, fn runs under the
-// conversation's lock alone. Once fn has changed the disk (marked by
-// apply), a failure of the index to commit is logged, not returned: the
+// conversation's lock alone. Once fn has changed the disk (and set
+// t.applied), a failure of the index to commit is logged, not returned: the
 // bytes are where the caller put them, disk is the truth, and the next
 // start-up reconciles the index with it.
 func (sp *Space) update(ctx context.Context, r *os.Root, op, name string, fn func(t *txn) error) (*txn, error) {

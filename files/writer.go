@@ -181,7 +181,11 @@ func (w *Writer) reserve(n int64, charge bool) error {
 			return err
 		}
 	}
-	if err := w.sp.q.reserve(op, w.name, n, w.sp.opts.Limits.MaxConversationBytes); err != nil {
+	var refresh func() (int64, error)
+	if w.sp.indexed() {
+		refresh = w.sp.indexedUsage
+	}
+	if err := w.sp.q.reserve(op, w.name, n, w.sp.opts.Limits.MaxConversationBytes, refresh); err != nil {
 		if charge {
 			w.opts.Budget.release(n)
 		}

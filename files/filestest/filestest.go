@@ -161,6 +161,29 @@ func runBasics(t *testing.T, mk Maker) {
 	})
 }
 
+// RunShared checks what two processes on one store share: the quota, in
+// both directions. mk's setups must set Other.
+func RunShared(t *testing.T, mk Maker) {
+	t.Run("a second process's writes and deletions count", func(t *testing.T) {
+		s := mk(t, files.Limits{MaxConversationBytes: 300})
+		first, second := open(t, s.Open), open(t, s.Other)
+		write(t, second, "b", strings.Repeat("b", 100))
+		write(t, second, "c", strings.Repeat("c", 100)) // the second counts 200
+		write(t, first, "a", strings.Repeat("a", 100))  // the first counts 300
+		// The second still counts 200, but the index holds 300: refused.
+		if _, err := second.WriteBytes(ctx, "e", make([]byte, 100), files.WriteOptions{}); files.KindOf(err) != files.KindTooLarge {
+			t.Fatalf("a write past the quota the other process filled: %v", err)
+		}
+		if err := second.Remove("b"); err != nil {
+			t.Fatal(err)
+		}
+		// The first still counts 300, but the index holds 200: it fits.
+		if _, err := first.WriteBytes(ctx, "d", make([]byte, 100), files.WriteOptions{}); err != nil {
+			t.Fatalf("a write into space the other process freed: %v", err)
+		}
+	})
+}
+
 // regularFiles counts the regular files under dir, reserved ones (kept
 // versions) left out.
 func regularFiles(t *testing.T, dir string) int {

@@ -10,17 +10,6 @@ import (
 	"convfiles/files"
 )
 
-// Apply records a change and its events in one transaction.
-func (ix *Index) Apply(c files.Change) (files.Applied, error) {
-	var res files.Applied
-	err := ix.Update(context.Background(), func(tx files.Tx) error {
-		var err error
-		res, err = tx.Apply(c)
-		return err
-	})
-	return res, err
-}
-
 // apply records a change and its events in the transaction tx.
 func (ix *Index) apply(tx *sql.Tx, c files.Change) (files.Applied, error) {
 	const op = "index"
@@ -166,7 +155,7 @@ func prune(tx *sql.Tx, fileID string, keep int) ([]files.Version, error) {
 // conversation:deleted event.
 func (ix *Index) RemoveConversation(conversation string) ([]files.Event, error) {
 	var evs []files.Event
-	err := ix.inTx(func(tx *sql.Tx) error {
+	err := ix.inTx(context.Background(), func(tx *sql.Tx) error {
 		if _, err := tx.Exec(`DELETE FROM versions WHERE conversation = ?`, conversation); err != nil {
 			return err
 		}
@@ -183,15 +172,26 @@ func (ix *Index) RemoveConversation(conversation string) ([]files.Event, error) 
 	return evs, wrap("remove conversation", err)
 }
 
-// inTx runs fn in a write transaction (BEGIN IMMEDIATE: it waits for other
-// processes' writers instead of failing half-way).
-func (ix *Index) inTx(fn func(*sql.Tx) error) error {
-	tx, err := ix.w.BeginTx(context.Background(), nil)
+// inTx runs fn in a write transaction. It begins IMMEDIATE: it holds
+// SQLite's write lock from the start, so every other writer of this index
+// file, in this process or another, waits until the transaction has
+// committed or rolled back instead of failing half-way. An error from fn,
+// or a panic, rolls everything back.
+func (ix *Index) inTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
+	tx, err := ix.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
+	defer func() {
+		if p := recover(); p != nil {
+			tx.Rollback()
+			panic(p)
+		}
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	if err = fn(tx); err != nil {
 		return err
 	}
 	return tx.Commit()

@@ -15,10 +15,19 @@ import (
 // Writers of the second process are a second Store and index opened over
 // the same folder and file, as the CLI beside a server opens them.
 func TestConformance(t *testing.T) {
-	filestest.Run(t, func(t *testing.T, l files.Limits) filestest.Setup {
+	filestest.Run(t, twoProcesses(0))
+	// Kept versions count toward the quota, so only a store that keeps
+	// none frees space when a file is deleted.
+	filestest.RunShared(t, twoProcesses(-1))
+}
+
+// twoProcesses makes setups of two Stores over one folder and index, each
+// keeping versions as files.Options.Versions says.
+func twoProcesses(versions int) filestest.Maker {
+	return func(t *testing.T, l files.Limits) filestest.Setup {
 		dir := t.TempDir()
-		first := openStore(t, dir, l)
-		second := openStore(t, dir, l)
+		first := openStore(t, dir, files.Options{Limits: l, Versions: versions})
+		second := openStore(t, dir, files.Options{Limits: l, Versions: versions})
 		spaceOf := func(s *files.Store) func() *files.Space {
 			return func() *files.Space {
 				sp, err := s.Space("conf")
@@ -29,17 +38,18 @@ func TestConformance(t *testing.T) {
 			}
 		}
 		return filestest.Setup{Dir: filepath.Join(first.Dir(), "conf"), Open: spaceOf(first), Other: spaceOf(second)}
-	})
+	}
 }
 
 // openStore opens a Store over dir/files with its index at dir/index.db.
-func openStore(t *testing.T, dir string, l files.Limits) *files.Store {
+func openStore(t *testing.T, dir string, opts files.Options) *files.Store {
 	t.Helper()
 	ix, err := sqlite.Open(filepath.Join(dir, "index.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := files.OpenStore(filepath.Join(dir, "files"), files.Options{Limits: l, Index: ix, Sniff: content.SniffMIME})
+	opts.Index, opts.Sniff = ix, content.SniffMIME
+	s, err := files.OpenStore(filepath.Join(dir, "files"), opts)
 	if err != nil {
 		ix.Close()
 		t.Fatal(err)

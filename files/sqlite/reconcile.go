@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"context"
 	"database/sql"
 	"time"
 
@@ -28,7 +29,7 @@ func (ix *Index) Reconcile(conversation string, disk []files.DiskFile, versionsO
 	if err != nil {
 		return res, err
 	}
-	err = ix.inTx(func(tx *sql.Tx) error {
+	err = ix.inTx(context.Background(), func(tx *sql.Tx) error {
 		now := ix.now()
 		emit := func(ev files.Event) error {
 			ev, err := ix.insertEvent(tx, ev)

@@ -8,32 +8,19 @@ import (
 	"convfiles/files"
 )
 
-// Update runs fn in one write transaction. The transaction begins
-// IMMEDIATE: it holds SQLite's write lock from the start, so every other
-// writer of this index file, in this process or another, waits until fn
-// has returned and the transaction has committed or rolled back. What fn
-// reads through its Tx is therefore still true when it commits. An error
-// from fn, or a panic, rolls everything back.
-func (ix *Index) Update(ctx context.Context, fn func(files.Tx) error) (err error) {
-	tx, err := ix.w.BeginTx(ctx, nil)
-	if err != nil {
-		return wrap("index", err)
+// Update runs fn in one write transaction (see inTx): what fn reads
+// through its Tx is still true when it commits. An error from fn is
+// returned as is; a failure of the index itself is KindInternal.
+func (ix *Index) Update(ctx context.Context, fn func(files.Tx) error) error {
+	var fnErr error
+	err := ix.inTx(ctx, func(tx *sql.Tx) error {
+		fnErr = fn(&writeTx{ix: ix, tx: tx})
+		return fnErr
+	})
+	if fnErr != nil {
+		return fnErr
 	}
-	defer func() {
-		if err != nil {
-			tx.Rollback()
-		}
-	}()
-	defer func() {
-		if p := recover(); p != nil {
-			tx.Rollback()
-			panic(p)
-		}
-	}()
-	if err = fn(&writeTx{ix: ix, tx: tx}); err != nil {
-		return err
-	}
-	return wrap("index", tx.Commit())
+	return wrap("index", err)
 }
 
 // writeTx is the files.Tx of one Update.
