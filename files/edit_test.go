@@ -80,6 +80,13 @@ func TestReadLinesIsExactAndBounded(t *testing.T) {
 	if r.Content != "11111\n22222\n" || !r.Truncated || r.NextLine != 3 || r.NextOffset != 0 {
 		t.Errorf("capped at a line boundary: %+v", r)
 	}
+	// A line longer than the read buffer that does not fit ends the range
+	// before it, though its first pieces would have.
+	sp.WriteBytes(ctx, "wide.txt", []byte("short\n"+strings.Repeat("w", 100<<10)+"\n"), WriteOptions{})
+	r, _ = sp.ReadLines("wide.txt", LineQuery{MaxBytes: 70 << 10})
+	if r.Content != "short\n" || !r.Truncated || r.NextLine != 2 {
+		t.Errorf("capped before a wide line: %d bytes, %+v", len(r.Content), r.NextLine)
+	}
 	sp.WriteBytes(ctx, "long.txt", []byte("ééééé\nx\n"), WriteOptions{})
 	r, _ = sp.ReadLines("long.txt", LineQuery{MaxBytes: 5})
 	if r.Content != "éé" || !r.Truncated || r.NextOffset != 4 || r.NextLine != 0 {

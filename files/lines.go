@@ -171,28 +171,33 @@ func (sp *Space) ReadLines(name string, q LineQuery) (LineRange, error) {
 	r := lineReader(io.NewSectionReader(f, pos, info.Size-pos), info.Size-pos)
 	var b bytes.Buffer
 	for ; line <= end; line++ {
-		lineStart := pos
+		before := b.Len() // what the range held before this line
 		for {
 			text, err := r.ReadSlice('\n')
+			if line >= start && int64(b.Len()+len(text)) > max {
+				out.Truncated = true
+				if before > 0 { // end the range before this line
+					b.Truncate(before)
+					out.NextLine = line
+				} else { // one line longer than the cap: cut it
+					keep := utf8Prefix(text, int(max)-b.Len())
+					b.Write(keep)
+					out.NextOffset = pos + int64(len(keep))
+				}
+				out.Content = b.String()
+				return out, nil
+			}
 			pos += int64(len(text))
 			if line >= start {
-				if int64(b.Len()+len(text)) > max {
-					out.Truncated = true
-					if lineStart < pos-int64(len(text)) || b.Len() == 0 {
-						// Inside a line longer than the cap: cut it at a
-						// character boundary and say where to go on.
-						keep := utf8Prefix(text, int(max)-b.Len())
-						b.Write(keep)
-						out.NextOffset = pos - int64(len(text)) + int64(len(keep))
-					} else {
-						out.NextLine = line
-					}
-					out.Content = b.String()
-					return out, nil
-				}
 				b.Write(text)
 			}
-			if err != bufio.ErrBufferFull {
+			if err == io.EOF {
+				break
+			}
+			if err != nil && err != bufio.ErrBufferFull {
+				return LineRange{}, classify("read", info.Name, err)
+			}
+			if err == nil {
 				break
 			}
 		}
