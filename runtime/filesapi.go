@@ -121,6 +121,14 @@ func (s *session) filesReadText(sp files.Ops, call goja.FunctionCall) goja.Value
 	out := s.vm.NewObject()
 	out.Set("content", r.Content)
 	out.Set("totalLines", r.TotalLines)
+	if r.Truncated { // at most files.MaxReadAt: say where to go on
+		out.Set("truncated", true)
+		if r.NextLine > 0 {
+			out.Set("nextLine", r.NextLine)
+		} else {
+			out.Set("nextOffset", r.NextOffset)
+		}
+	}
 	return out
 }
 

@@ -93,3 +93,24 @@ const size = files.writeBytes("blob.bin", 8, "/w==").size; // ff at 8, zeros bet
 		t.Fatalf("got %+v", got)
 	}
 }
+
+// TestReadTextSaysWhereToGoOn: a range larger than one read (16 MiB)
+// comes back cut at a line boundary with truncated and nextLine, and the
+// next read from there returns the rest.
+func TestReadTextSaysWhereToGoOn(t *testing.T) {
+	e := newEnv(t, Config{})
+	var got struct {
+		Len, RestLen, Next, Total int
+		Truncated, RestWhole      bool
+	}
+	e.ok("c1", `
+const line = "y".repeat(1023) + "\n";
+files.writeText("huge.txt", line.repeat(17 * 1024));
+const first = files.readText("huge.txt");
+const rest = files.readText("huge.txt", {startLine: first.nextLine});
+({len: first.content.length, truncated: first.truncated, next: first.nextLine, total: first.totalLines,
+  restLen: rest.content.length, restWhole: rest.truncated === undefined})`, &got)
+	if got.Len != 16<<20 || !got.Truncated || got.Next != 16*1024+1 || got.Total != 17*1024 || got.RestLen != 1<<20 || !got.RestWhole {
+		t.Fatalf("read in two parts: %+v", got)
+	}
+}

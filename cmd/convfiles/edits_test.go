@@ -72,9 +72,11 @@ func TestConcurrentEditsThroughEveryDoor(t *testing.T) {
 		}
 		return out
 	}
-	h.post("/execute", script(`files.writeText("bytes.log", ""); files.writeText("io.log", "");
+	at(1, func(int) (int, map[string]any) {
+		return h.post("/execute", script(`files.writeText("bytes.log", ""); files.writeText("io.log", "");
 		files.writeText("js.txt", ""); files.writeText("mcp.txt", "");
 		files.writeText("js-r.txt", "`+strings.Repeat(`x\n`, 20)+`"); files.writeText("mcp-r.txt", "`+strings.Repeat(`x\n`, 20)+`")`))
+	})
 
 	at(50, func(i int) (int, map[string]any) {
 		data := base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "bytes %02d\n", i))
