@@ -36,6 +36,7 @@ func (s *Server) registerAPI(r *mux.Router) {
 	api.HandleFunc("/files/{id}/versions/{version}/download", s.handleVersionDownload).Methods(http.MethodGet, http.MethodHead)
 	api.HandleFunc("/files/{id}/versions/{version}/restore", s.handleRestore).Methods(http.MethodPost)
 	api.HandleFunc("/events", s.handleEvents).Methods(http.MethodGet)
+	s.registerOps(api)
 }
 
 // fileJSON is a file as the REST API shows it: seed 004's metadata plus

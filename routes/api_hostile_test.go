@@ -27,7 +27,8 @@ func TestHostileNamesThroughTheAPI(t *testing.T) {
 		status, env := e.upload(hostile.Conversation, "", part{name: escapeQuotes(c.Name), body: []byte("uploaded")})
 		checkOutcome(t, fx, "upload", c, status, env.Error.Message)
 		var out envelopeOf[any]
-		st := e.do("POST", "/api/files/"+seed.ID+"/copy", rawJSON(`{"name": "`+jsonEscape(c.Name)+`"}`), &out)
+		// The upload took the name: the copy replaces it, as it asks.
+		st := e.do("POST", "/api/files/"+seed.ID+"/copy", rawJSON(`{"name": "`+jsonEscape(c.Name)+`", "replace": true}`), &out)
 		checkOutcome(t, fx, "copy", c, st, out.Error.Message)
 	}
 	for _, c := range hostile.Names() {

@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"convfiles/files"
+	"convfiles/ops"
 )
 
 // pathVarRaw returns a route variable as it was sent.
@@ -59,61 +61,55 @@ func (s *Server) handleFileInfo(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleDeleteFile(w http.ResponseWriter, r *http.Request) {
 	s.withFile(w, r, true, func(rec files.Record, sp *files.Space) (any, error) {
-		if err := sp.Remove(rec.Name); err != nil {
+		if _, err := ops.Delete(r.Context(), ops.Env{Space: sp}, ops.IDIn{ID: rec.ID}); err != nil {
 			return nil, err
 		}
 		return map[string]any{"deleted": true, "id": rec.ID}, nil
 	})
 }
 
-// nameBody reads {"name": "…"} from a request body of at most 64 KiB.
-func nameBody(r *http.Request) (string, error) {
+// moveBody reads {"name": "…", "replace": false} from a request body of
+// at most 64 KiB.
+func moveBody(r *http.Request) (string, bool, error) {
 	var body struct {
-		Name *string `json:"name"`
+		Name    *string `json:"name"`
+		Replace bool    `json:"replace"`
 	}
 	if fe := requireJSON(r); fe != nil {
-		return "", files.E("read request", files.KindInvalid, "", fe.message+`, as in {"name": "new name.txt"}`, nil)
+		return "", false, files.E("read request", files.KindInvalid, "", fe.message+`, as in {"name": "new name.txt"}`, nil)
 	}
 	raw, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
 	if err == nil && !utf8.Valid(raw) {
 		// encoding/json would quietly turn the bad bytes into U+FFFD and
 		// so store a name nobody sent.
-		return "", files.E("read request", files.KindInvalid, "", "the body is not valid UTF-8", nil)
+		return "", false, files.E("read request", files.KindInvalid, "", "the body is not valid UTF-8", nil)
 	}
 	if err != nil || json.Unmarshal(raw, &body) != nil || body.Name == nil {
-		return "", files.E("read request", files.KindInvalid, "", `send a JSON body like {"name": "new name.txt"}`, nil)
+		return "", false, files.E("read request", files.KindInvalid, "", `send a JSON body like {"name": "new name.txt"}, with "replace": true to replace a file of that name`, nil)
 	}
-	return *body.Name, nil
+	return *body.Name, body.Replace, nil
 }
 
-func (s *Server) handleRename(w http.ResponseWriter, r *http.Request) {
+// move runs the copy or rename operation on the request's file, as
+// {"name", "replace"} asks.
+func (s *Server) move(w http.ResponseWriter, r *http.Request, op func(context.Context, ops.Env, ops.MoveIn) (ops.IDName, error)) {
 	s.withFile(w, r, true, func(rec files.Record, sp *files.Space) (any, error) {
-		to, err := nameBody(r)
+		to, replace, err := moveBody(r)
 		if err != nil {
 			return nil, err
 		}
-		if _, err := sp.Rename(rec.Name, to); err != nil {
+		moved, err := op(r.Context(), ops.Env{Space: sp}, ops.MoveIn{ID: rec.ID, NewName: to, Replace: replace})
+		if err != nil {
 			return nil, err
 		}
-		after, err := sp.Record(rec.ID)
+		after, err := sp.Record(moved.ID)
 		return map[string]any{"file": s.fileJSON(after)}, err
 	})
 }
 
-func (s *Server) handleCopy(w http.ResponseWriter, r *http.Request) {
-	s.withFile(w, r, true, func(rec files.Record, sp *files.Space) (any, error) {
-		to, err := nameBody(r)
-		if err != nil {
-			return nil, err
-		}
-		info, err := sp.Copy(r.Context(), rec.Name, to, files.WriteOptions{Source: files.SourceDerived})
-		if err != nil {
-			return nil, err
-		}
-		after, err := sp.Record(info.ID)
-		return map[string]any{"file": s.fileJSON(after)}, err
-	})
-}
+func (s *Server) handleRename(w http.ResponseWriter, r *http.Request) { s.move(w, r, ops.Rename) }
+
+func (s *Server) handleCopy(w http.ResponseWriter, r *http.Request) { s.move(w, r, ops.Copy) }
 
 func (s *Server) handleVersions(w http.ResponseWriter, r *http.Request) {
 	s.withFile(w, r, false, func(rec files.Record, sp *files.Space) (any, error) {
@@ -150,7 +146,7 @@ func (s *Server) handleRestore(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := sp.Restore(r.Context(), rec.ID, n, files.WriteOptions{Source: files.SourceDerived}); err != nil {
+		if _, err := ops.Restore(r.Context(), ops.Env{Space: sp}, ops.RestoreIn{ID: rec.ID, Version: n}); err != nil {
 			return nil, err
 		}
 		after, err := sp.Record(rec.ID)

@@ -62,7 +62,12 @@ func (s *session) filesDownload(sp files.Ops, call goja.FunctionCall) goja.Value
 		s.throwFiles(err)
 	}
 	s.touched.Touch(d.Name, OpWrite)
-	o := s.idName(d.Info).(*goja.Object)
+	o := s.vm.NewObject()
+	o.Set("id", d.ID)
+	if d.ID == "" {
+		o.Set("id", d.Name)
+	}
+	o.Set("name", d.Name)
 	o.Set("size", d.Size)
 	o.Set("url", s.link(d.Name))
 	o.Set("mime_type", d.MIME)

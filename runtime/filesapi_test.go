@@ -95,7 +95,7 @@ const size = files.writeBytes("blob.bin", 8, "/w==").size; // ff at 8, zeros bet
 }
 
 // TestReadTextSaysWhereToGoOn: a range larger than one read (16 MiB)
-// comes back cut at a line boundary with truncated and nextLine, and the
+// comes back cut at a line boundary with truncated and nextStartLine, and the
 // next read from there returns the rest.
 func TestReadTextSaysWhereToGoOn(t *testing.T) {
 	e := newEnv(t, Config{})
@@ -107,8 +107,8 @@ func TestReadTextSaysWhereToGoOn(t *testing.T) {
 const line = "y".repeat(1023) + "\n";
 files.writeText("huge.txt", line.repeat(17 * 1024));
 const first = files.readText("huge.txt");
-const rest = files.readText("huge.txt", {startLine: first.nextLine});
-({len: first.content.length, truncated: first.truncated, next: first.nextLine, total: first.totalLines,
+const rest = files.readText("huge.txt", {startLine: first.nextStartLine});
+({len: first.content.length, truncated: first.truncated, next: first.nextStartLine, total: first.totalLines,
   restLen: rest.content.length, restWhole: rest.truncated === undefined})`, &got)
 	if got.Len != 16<<20 || !got.Truncated || got.Next != 16*1024+1 || got.Total != 17*1024 || got.RestLen != 1<<20 || !got.RestWhole {
 		t.Fatalf("read in two parts: %+v", got)

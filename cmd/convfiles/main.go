@@ -40,6 +40,7 @@ var commands = []command{
 	{"run", "run a script (file or stdin) and print its report as JSON", cmdRun},
 	{"ls", "list conversations, or the files of one", cmdLs},
 	{"cat", "write a file of a conversation to stdout", cmdCat},
+	{"call", "run one file operation (read_text, copy, spreadsheet_read_range…) and print its result as JSON", cmdCall},
 	{"rm", "remove files of a conversation (each kept as a version)", cmdRm},
 	{"versions", "list the kept earlier versions of a file", cmdVersions},
 	{"restore", "make a kept version a file's content again", cmdRestore},

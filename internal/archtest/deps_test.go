@@ -26,6 +26,10 @@ var rules = map[string]struct {
 	"content/spreadsheet": {mayImport: []string{"content", "internal/bytesize"}},
 	// formats applies the helpers to a Space's files for both doors.
 	"formats": {mayImport: []string{"files", "content", "internal/bytesize"}, ownNot: []string{"net/http"}},
+	// ops is the one table of operations every door adapts: it speaks no
+	// HTTP (the PDF library links it), knows no SQL and no script engine.
+	"ops": {mayImport: []string{"files", "content", "formats", "internal/bytesize"},
+		ownNot: []string{"net/http"}, mustNot: []string{"database/sql", "github.com/dop251/goja"}},
 	"prompts": {},
 	// files/sqlite implements the index that files declares.
 	"files/sqlite": {mayImport: []string{"files", "internal/bytesize"}, mustNot: []string{"net/http", "github.com/dop251/goja"}},
@@ -34,15 +38,15 @@ var rules = map[string]struct {
 	"files":           {mayImport: []string{"internal/bytesize"}, mustNot: []string{"net/http", "database/sql", "github.com/dop251/goja", "modernc.org/sqlite"}},
 	// esbuild's API package links net/http for its dev server; the runtime
 	// itself speaks no HTTP.
-	"runtime": {mayImport: []string{"files", "content", "formats", "prompts", "internal/bytesize"}, ownNot: []string{"net/http"}},
-	"routes":  {mayImport: []string{"files", "content", "formats", "runtime", "prompts", "internal/bytesize", "internal/links"}},
+	"runtime": {mayImport: []string{"files", "content", "formats", "ops", "prompts", "internal/bytesize"}, ownNot: []string{"net/http"}},
+	"routes":  {mayImport: []string{"files", "content", "formats", "ops", "runtime", "prompts", "internal/bytesize", "internal/links"}},
 	// sandbox runs the runtime and formats in worker processes and serves
 	// their file operations: it speaks no HTTP and knows no SQL.
-	"sandbox": {mayImport: []string{"files", "content", "formats", "runtime", "prompts", "internal/bytesize", "internal/links"},
+	"sandbox": {mayImport: []string{"files", "content", "formats", "ops", "runtime", "prompts", "internal/bytesize", "internal/links"},
 		ownNot: []string{"net/http"}, mustNot: []string{"modernc.org/sqlite"}},
 	// routes and routes/mcp are two doors over the same packages: neither
 	// imports the other.
-	"routes/mcp":    {mayImport: []string{"files", "content", "formats", "runtime", "prompts", "internal/bytesize"}, mustNot: []string{"modernc.org/sqlite"}},
+	"routes/mcp":    {mayImport: []string{"files", "content", "formats", "ops", "runtime", "prompts", "internal/bytesize"}, mustNot: []string{"modernc.org/sqlite"}},
 	"cmd/convfiles": {mayImport: []string{""}},
 }
 

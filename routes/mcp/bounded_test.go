@@ -1,13 +1,12 @@
 package mcp_test
 
 import (
+	"convfiles/ops"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"convfiles/routes/mcp"
 )
 
 // TestReadTextIsBoundedAndExact: a log larger than one answer comes back
@@ -17,7 +16,7 @@ import (
 func TestReadTextIsBoundedAndExact(t *testing.T) {
 	e := newEnv(t, "c1")
 	var log strings.Builder
-	for i := 0; log.Len() < 3*mcp.MaxTextAnswer; i++ {
+	for i := 0; log.Len() < 3*ops.MaxTextAnswer; i++ {
 		fmt.Fprintf(&log, "%06d request served in %d ms\n", i, i%97)
 	}
 	e.ok("file_write_text", args("id", "big.log", "content", log.String()), nil)
@@ -31,7 +30,7 @@ func TestReadTextIsBoundedAndExact(t *testing.T) {
 			Next      int  `json:"next_start_line"`
 		}
 		e.ok("file_read_text", args("id", "big.log", "start_line", next), &r)
-		if len(r.Content) > mcp.MaxTextAnswer || r.Truncated != (r.Next != 0) {
+		if len(r.Content) > ops.MaxTextAnswer || r.Truncated != (r.Next != 0) {
 			t.Fatalf("piece %d: %d bytes, truncated %v, next %d", pieces, len(r.Content), r.Truncated, r.Next)
 		}
 		got.WriteString(r.Content)

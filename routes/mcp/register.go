@@ -258,27 +258,11 @@ func (s *Server) conversation(asked string) (string, error) {
 // meta-tools and the files.* helpers of scripts; execute_script is seed
 // 001's script tool.
 func (s *Server) registerTools() error {
-	read := hints{readOnly: true}
-	write := hints{}
-	destroy := hints{destructive: true}
 	steps := []error{
-		addFileTool(s, "file_list", read, s.fileList),
-		addFileTool(s, "file_info", read, s.fileInfo),
-		addFileTool(s, "file_read_text", read, s.fileReadText),
-		addFileTool(s, "file_write_text", destroy, s.fileWriteText),
-		addFileTool(s, "file_replace_lines", destroy, s.fileReplaceLines),
-		addFileTool(s, "file_insert_lines", write, s.fileInsertLines),
-		addFileTool(s, "file_search_text", read, s.fileSearchText),
-		addFileTool(s, "file_create", write, s.fileCreate),
-		addFileTool(s, "file_copy", write, s.fileCopy),
-		addFileTool(s, "file_rename", write, s.fileRename),
-		addFileTool(s, "file_delete", destroy, s.fileDelete),
 		addFileTool(s, "file_download", hints{openWorld: true}, s.fileDownload),
-		addFileTool(s, "file_versions", read, s.fileVersions),
-		addFileTool(s, "file_restore", destroy, s.fileRestore),
 		s.addMediaTool(),
 	}
-	steps = append(steps, s.addFormatTools()...)
+	steps = append(steps, s.addOpTools()...)
 	if s.cfg.Runner != nil {
 		steps = append(steps, s.addScriptTool())
 	}

@@ -1,0 +1,137 @@
+package ops
+
+import (
+	"context"
+	"time"
+
+	"convfiles/content"
+	"convfiles/files"
+)
+
+// Entry is seed 004's file object, plus the file's link.
+type Entry struct {
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	Size       int64  `json:"size"`
+	MIME       string `json:"mime_type"`
+	ModifiedOn string `json:"modified_on"`
+	URL        string `json:"url,omitempty"`
+}
+
+// EntryOf is a record as an Entry. A folder without an index has no IDs:
+// there a file's ID is its name.
+func (env Env) EntryOf(rec files.Record) Entry {
+	id := rec.ID
+	if id == "" {
+		id = rec.Name
+	}
+	return Entry{ID: id, Name: rec.Name, Size: rec.Size, MIME: content.RecordedMIME(rec.Name, rec.MIME),
+		ModifiedOn: stamp(rec.Modified), URL: env.link(rec.Name)}
+}
+
+// stamp formats a time as every door shows it: RFC 3339 in UTC.
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// Listing bounds: a page is at most MaxPage files.
+const (
+	DefaultPage = 1000
+	MaxPage     = 1000
+)
+
+// ListIn asks for one page of a conversation's files.
+type ListIn struct {
+	Pattern string `json:"pattern,omitempty"`
+	Limit   int    `json:"limit,omitempty"`
+	Offset  int    `json:"offset,omitempty"`
+}
+
+// ListOut is one page of files, sorted by name, and where the next starts.
+type ListOut struct {
+	Files      []Entry `json:"files"`
+	Total      int     `json:"total"`
+	NextOffset int     `json:"next_offset,omitempty"`
+}
+
+// List is file_list, files.list: the files whose names match a glob, a
+// page at a time, from the index where there is one.
+func List(ctx context.Context, env Env, in ListIn) (ListOut, error) {
+	if in.Limit == 0 {
+		in.Limit = DefaultPage
+	}
+	if in.Limit < 1 || in.Limit > MaxPage || in.Offset < 0 {
+		return ListOut{}, files.E("list", files.KindInvalid, "", "limit is 1 to 1000 files a page and offset at least 0", nil)
+	}
+	if in.Pattern != "" {
+		if err := files.ValidateGlob(in.Pattern); err != nil {
+			return ListOut{}, err
+		}
+	}
+	recs, total, err := env.Space.Find(files.ListQuery{Pattern: in.Pattern, Limit: in.Limit, Offset: in.Offset})
+	if err != nil {
+		return ListOut{}, err
+	}
+	out := ListOut{Files: make([]Entry, len(recs)), Total: total}
+	for i, rec := range recs {
+		out.Files[i] = env.EntryOf(rec)
+	}
+	if next := in.Offset + len(recs); next < total {
+		out.NextOffset = next
+	}
+	return out, nil
+}
+
+// IDIn names one file by its ID or its name.
+type IDIn struct {
+	ID string `json:"id"`
+}
+
+// InfoOut is the file object plus its type, origin, digest and version.
+type InfoOut struct {
+	Entry
+	Type            string `json:"type"`
+	Source          string `json:"source"`
+	SourceSessionID string `json:"source_session_id"`
+	DerivedFrom     string `json:"derived_from,omitempty"`
+	CreatedOn       string `json:"created_on"`
+	SHA256          string `json:"sha256"`
+	Version         int    `json:"version"`
+}
+
+// Info is file_info, files.info.
+func Info(ctx context.Context, env Env, in IDIn) (InfoOut, error) {
+	name, err := env.Space.Resolve(in.ID)
+	if err != nil {
+		return InfoOut{}, err
+	}
+	rec, err := env.Space.Record(name)
+	if err != nil {
+		return InfoOut{}, err
+	}
+	kind, mt, err := detect(env.Space, name)
+	if err != nil {
+		return InfoOut{}, err
+	}
+	out := InfoOut{Entry: env.EntryOf(rec), Type: string(kind), Source: string(rec.Source), SourceSessionID: rec.Session,
+		DerivedFrom: rec.DerivedFrom, CreatedOn: stamp(rec.Created), SHA256: rec.SHA256, Version: rec.Version}
+	if rec.MIME == "" {
+		out.MIME = mt
+	}
+	return out, nil
+}
+
+// detect sniffs a file's kind and MIME type from its first bytes.
+func detect(sp files.Ops, name string) (content.Kind, string, error) {
+	f, info, err := sp.Open(name)
+	if err != nil {
+		return "", "", err
+	}
+	defer f.Close()
+	kind, mt := content.DetectReader(info.Name, f, info.Size)
+	return kind, mt, nil
+}
+
+func init() {
+	def(Op{Name: "list", JS: "list", Params: []string{"pattern", "...options"}, Tool: "file_list", Effect: Reads,
+		Unwrap: "files", SnakeJS: true}, List)
+	def(Op{Name: "info", JS: "info", Params: []string{"id"}, Tool: "file_info", Effect: Reads, SnakeJS: true}, Info)
+}

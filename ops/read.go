@@ -1,0 +1,154 @@
+package ops
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"regexp"
+
+	"convfiles/content"
+	"convfiles/files"
+)
+
+// MaxTextAnswer bounds the text one read_text answers through a door that
+// answers in one message (MCP, REST): a model cannot use more in one turn,
+// and a client holds the whole answer in memory. A longer range is cut at
+// a line boundary and says where to go on.
+const MaxTextAnswer = 256 << 10
+
+// ReadTextIn asks for a file's text, whole or a range of lines.
+type ReadTextIn struct {
+	ID        string `json:"id"`
+	StartLine int    `json:"start_line,omitempty"` // 0: from line 1
+	EndLine   int    `json:"end_line,omitempty"`   // 0: to the end
+}
+
+// ReadTextOut is the text read, each line with its newline, and where to
+// go on when it was cut at the door's bound.
+type ReadTextOut struct {
+	Content    string `json:"content"`
+	TotalLines int    `json:"total_lines"`
+	Truncated  bool   `json:"truncated,omitempty"`
+	NextLine   int    `json:"next_start_line,omitempty"`
+	NextOffset int64  `json:"next_byte_offset,omitempty"`
+}
+
+// ReadText is file_read_text, files.readText. A file that is not text is
+// refused: its bytes would reach a model as mojibake many times their
+// size; the error names what reads it.
+func ReadText(ctx context.Context, env Env, in ReadTextIn) (ReadTextOut, error) {
+	name, err := env.Space.Resolve(in.ID)
+	if err != nil {
+		return ReadTextOut{}, err
+	}
+	start := in.StartLine
+	if start == 0 {
+		start = 1
+	}
+	if start < 0 || in.EndLine < 0 {
+		return ReadTextOut{}, files.E("read_text", files.KindInvalid, name, "start_line and end_line are line numbers from 1; omit them to read the whole file", nil)
+	}
+	if err := requireText(env.Space, name); err != nil {
+		return ReadTextOut{}, err
+	}
+	r, err := env.Space.ReadLines(name, files.LineQuery{Start: start, End: in.EndLine, MaxBytes: env.MaxText})
+	if err != nil {
+		return ReadTextOut{}, err
+	}
+	return ReadTextOut{Content: r.Content, TotalLines: r.TotalLines, Truncated: r.Truncated, NextLine: r.NextLine, NextOffset: r.NextOffset}, nil
+}
+
+// requireText refuses a file that is not text.
+func requireText(sp files.Ops, name string) error {
+	kind, mime, err := detect(sp, name)
+	if err != nil || kind == content.KindText {
+		return err
+	}
+	hint := "read_bytes reads its bytes"
+	switch kind {
+	case content.KindImage, content.KindPDF:
+		hint = "file_read_media shows it to a model; read_bytes reads its bytes"
+	}
+	return files.E("read_text", files.KindInvalid, name, fmt.Sprintf("is not text but %s (%s); %s", kind, mime, hint), nil)
+}
+
+// ReadBytesIn asks for length bytes from offset.
+type ReadBytesIn struct {
+	ID     string `json:"id"`
+	Offset int64  `json:"offset"`
+	Length int64  `json:"length"`
+}
+
+// BytesOut is bytes as base64.
+type BytesOut struct {
+	Data string `json:"data"`
+}
+
+// ReadBytes is files.readBytes: at most files.MaxReadAt bytes from an
+// offset, as base64.
+func ReadBytes(ctx context.Context, env Env, in ReadBytesIn) (BytesOut, error) {
+	name, err := env.Space.Resolve(in.ID)
+	if err != nil {
+		return BytesOut{}, err
+	}
+	b, err := env.Space.ReadAt(name, in.Offset, in.Length)
+	if err != nil {
+		return BytesOut{}, err
+	}
+	return BytesOut{Data: base64.StdEncoding.EncodeToString(b)}, nil
+}
+
+// LinesOut is a count of lines.
+type LinesOut struct {
+	Lines int `json:"lines"`
+}
+
+// LineCount is files.lineCount.
+func LineCount(ctx context.Context, env Env, in IDIn) (LinesOut, error) {
+	name, err := env.Space.Resolve(in.ID)
+	if err != nil {
+		return LinesOut{}, err
+	}
+	n, err := env.Space.LineCount(name)
+	return LinesOut{Lines: n}, err
+}
+
+// SearchIn asks for the lines of a file that match an RE2 pattern.
+type SearchIn struct {
+	ID      string `json:"id"`
+	Pattern string `json:"pattern"`
+}
+
+// SearchOut is the matching lines, and whether there were more.
+type SearchOut struct {
+	Matches   []files.Match `json:"matches"`
+	Truncated bool          `json:"truncated"`
+}
+
+// SearchText is file_search_text, files.searchText.
+func SearchText(ctx context.Context, env Env, in SearchIn) (SearchOut, error) {
+	name, err := env.Space.Resolve(in.ID)
+	if err != nil {
+		return SearchOut{}, err
+	}
+	re, err := regexp.Compile(in.Pattern)
+	if err != nil {
+		return SearchOut{}, files.E("search_text", files.KindInvalid, in.Pattern, "the pattern is not valid RE2 (no lookaround or backreferences): "+err.Error(), nil)
+	}
+	m, truncated, err := env.Space.Search(name, re)
+	if err != nil {
+		return SearchOut{}, err
+	}
+	if m == nil {
+		m = []files.Match{}
+	}
+	return SearchOut{Matches: m, Truncated: truncated}, nil
+}
+
+func init() {
+	def(Op{Name: "read_text", JS: "readText", Params: []string{"id", "...options"}, Tool: "file_read_text", Effect: Reads}, ReadText)
+	def(Op{Name: "read_bytes", JS: "readBytes", Params: []string{"id", "offset", "length"}, Tool: "file_read_bytes", Effect: Reads,
+		Unwrap: "data"}, ReadBytes)
+	def(Op{Name: "line_count", JS: "lineCount", Params: []string{"id"}, Tool: "file_line_count", Effect: Reads, Unwrap: "lines"}, LineCount)
+	def(Op{Name: "search_text", JS: "searchText", Params: []string{"id", "pattern"}, Tool: "file_search_text", Effect: Reads}, SearchText)
+}

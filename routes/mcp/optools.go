@@ -1,0 +1,146 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"convfiles/formats"
+	"convfiles/ops"
+)
+
+// idIn names one file, for the tools that are not operations of the
+// table (file_read_media).
+type idIn struct {
+	Scope
+	ID string `json:"id"`
+}
+
+// link is a file's browser link, or "" when the server has none.
+func (s *Server) link(conv, name string) string {
+	if s.cfg.Link == nil {
+		return ""
+	}
+	return s.cfg.Link(conv, name)
+}
+
+// opArgs decodes a tool call into the conversation it names and the
+// operation's input, side by side in one JSON object.
+type opArgs struct {
+	Scope
+	in any
+}
+
+// UnmarshalJSON fills both the scope and the input.
+func (a *opArgs) UnmarshalJSON(b []byte) error {
+	if err := json.Unmarshal(b, &a.Scope); err != nil {
+		return err
+	}
+	return json.Unmarshal(b, a.in)
+}
+
+// addOpTools registers a tool for every operation of the table that has
+// one: the MCP door is this adapter, nothing per operation.
+func (s *Server) addOpTools() []error {
+	var errs []error
+	for _, op := range ops.All() {
+		if op.Tool != "" {
+			errs = append(errs, s.addOpTool(op))
+		}
+	}
+	return errs
+}
+
+var encodedType = reflect.TypeFor[formats.Encoded]()
+
+func (s *Server) addOpTool(op ops.Op) error {
+	in, err := jsonschema.ForType(op.In, nil)
+	if err != nil {
+		return fmt.Errorf("mcp: schema of %s: %w", op.Tool, err)
+	}
+	scope, err := jsonschema.For[Scope](nil)
+	if err != nil {
+		return err
+	}
+	in.Properties["conversation_id"] = scope.Properties["conversation_id"]
+	in.PropertyOrder = append(in.PropertyOrder, "conversation_id")
+	tool, err := s.describeSchema(op.Tool, in, hints{readOnly: op.Effect == ops.Reads, destructive: op.Effect == ops.Destroys})
+	if err != nil {
+		return err
+	}
+	encoded := op.Out == encodedType // answered as an image a vision model sees
+	if !encoded {
+		out, err := jsonschema.ForType(op.Out, nil)
+		if err != nil {
+			return fmt.Errorf("mcp: output schema of %s: %w", op.Tool, err)
+		}
+		if op.Wrap != "" {
+			out = &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{op.Wrap: out}, Required: []string{op.Wrap}}
+		}
+		explicitAny(out)
+		tool.OutputSchema = out
+	}
+	s.sdk.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		args := opArgs{in: op.NewIn()}
+		if err := s.decodeArgs(op.Tool, req.Params.Arguments, &args); err != nil {
+			return errorResult(err), nil
+		}
+		c, release, err := s.open(ctx, req, args.conversation())
+		if err != nil {
+			return errorResult(toolError(op.Tool, err)), nil
+		}
+		defer release()
+		res, err := op.Run(ctx, s.env(c), args.in)
+		if err == nil {
+			res, err = answer(op, encoded, res)
+		}
+		if err != nil {
+			return errorResult(toolError(op.Tool, err)), nil
+		}
+		return res.(*sdk.CallToolResult), nil
+	})
+	return nil
+}
+
+// env is what an operation called over MCP works with: answers bounded
+// to one message, format decoders in workers, links to the files.
+func (s *Server) env(c *call) ops.Env {
+	return ops.Env{Space: c.sp, Write: c.writeOpts(), Formats: s.cfg.Formats, MaxText: ops.MaxTextAnswer,
+		Link: func(name string) string { return s.link(c.conv, name) }}
+}
+
+// answer turns an operation's result into the tool's answer.
+func answer(op ops.Op, encoded bool, res any) (any, error) {
+	if encoded {
+		var enc formats.Encoded
+		raw, err := json.Marshal(res)
+		if err == nil {
+			err = json.Unmarshal(raw, &enc)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return imageResult(enc)
+	}
+	if op.Wrap != "" {
+		res = map[string]any{op.Wrap: res}
+	}
+	return structured(res)
+}
+
+// imageResult answers image_to_base64 with the image itself, which a
+// vision model sees, and its size as structured content.
+func imageResult(e formats.Encoded) (*sdk.CallToolResult, error) {
+	meta, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	return &sdk.CallToolResult{
+		Content:           []sdk.Content{&sdk.ImageContent{Data: e.Data, MIMEType: e.MIME}},
+		StructuredContent: json.RawMessage(meta),
+	}, nil
+}

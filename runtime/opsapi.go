@@ -1,0 +1,181 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dop251/goja"
+
+	"convfiles/files"
+	"convfiles/ops"
+)
+
+// installFilesAPI binds metaclaw's files.* (seed 004): one helper for
+// every operation of the table, files.readText for read_text and
+// files.spreadsheet.readRange for spreadsheet_read_range. Files are
+// addressed by ID or by name; a folder without an index (convfiles run
+// --dir) has no IDs, and there a file's id is its name.
+func (s *session) installFilesAPI() {
+	s.lazyGlobal("files", func(o *goja.Object) {
+		groups := map[string]*goja.Object{"": o}
+		for _, op := range ops.All() {
+			g, ok := groups[op.Group]
+			if !ok {
+				g = s.vm.NewObject()
+				o.Set(op.Group, g)
+				groups[op.Group] = g
+			}
+			g.Set(op.JS, s.opFunc(op))
+		}
+		o.Set("download", func(call goja.FunctionCall) goja.Value { return s.filesDownload(s.needSpace("files.download"), call) })
+	})
+}
+
+// usageOf is how a helper is called, for error messages:
+// files.copy(id, newName, options).
+func usageOf(op ops.Op) string {
+	qualified := "files."
+	if op.Group != "" {
+		qualified += op.Group + "."
+	}
+	params := make([]string, len(op.Params))
+	for i, p := range op.Params {
+		params[i] = camel(strings.TrimPrefix(p, "..."))
+	}
+	return qualified + op.JS + "(" + strings.Join(params, ", ") + ")"
+}
+
+// opFunc is the JS helper of one operation. Its positional arguments fill
+// the input's fields named in op.Params (a "...options" parameter is an
+// object whose keys are merged in); keys are camelCase in JS and
+// snake_case in the input. A RegExp argument is passed as its RE2 source
+// with its i, m and s flags.
+func (s *session) opFunc(op ops.Op) func(goja.FunctionCall) goja.Value {
+	usage := usageOf(op)
+	return func(call goja.FunctionCall) goja.Value {
+		sp := s.needSpace(strings.SplitN(usage, "(", 2)[0])
+		args := map[string]any{}
+		for i, p := range op.Params {
+			v := call.Argument(i)
+			if goja.IsUndefined(v) || goja.IsNull(v) {
+				continue
+			}
+			if opts, ok := strings.CutPrefix(p, "..."); ok {
+				m, isObj := snakeKeys(v.Export()).(map[string]any)
+				if !isObj {
+					s.throw("TypeError", usage+": "+opts+" must be an object")
+				}
+				for k, x := range m {
+					args[k] = x
+				}
+				continue
+			}
+			args[p] = s.argValue(usage, camel(p), v)
+		}
+		raw, err := json.Marshal(args)
+		if err != nil {
+			s.throw("TypeError", usage+": "+err.Error())
+		}
+		in := op.NewIn()
+		if err := ops.Decode(raw, in); err != nil {
+			s.throw("TypeError", usage+": "+argError(err).Error())
+		}
+		out, err := op.Run(s.ctx, s.opsEnv(sp), in)
+		if err != nil {
+			s.throwFiles(err)
+		}
+		return s.opResult(op, usage, out)
+	}
+}
+
+// argValue is a positional argument as the input's JSON has it.
+func (s *session) argValue(usage, param string, v goja.Value) any {
+	if o, ok := v.(*goja.Object); ok && o.ClassName() == "RegExp" {
+		return regexpSource(o)
+	}
+	x := v.Export()
+	if str, ok := x.(string); ok && strings.ContainsRune(str, utf8.RuneError) && hasLoneSurrogate(v) {
+		s.throw("ValidationError", usage+": "+param+" holds a lone UTF-16 surrogate; text must be valid Unicode")
+	}
+	return snakeKeysUnder(param, x)
+}
+
+// regexpSource is a JS RegExp as RE2: its source, with the i, m and s
+// flags it has.
+func regexpSource(o *goja.Object) string {
+	src, flags := o.Get("source").String(), o.Get("flags").String()
+	var mods string
+	for _, f := range "ims" {
+		if strings.ContainsRune(flags, f) {
+			mods += string(f)
+		}
+	}
+	if mods != "" {
+		src = "(?" + mods + ")" + src
+	}
+	return src
+}
+
+// opsEnv is what an operation called from a script works with: its byte
+// budget and session, and its record of the files it touched.
+func (s *session) opsEnv(sp files.Ops) ops.Env {
+	return ops.Env{Space: sp, Write: s.writeOpts(), Link: s.link, Touched: func(name string, t ops.Touch) {
+		s.touched.Touch(name, touchOps[t])
+	}}
+}
+
+var touchOps = map[ops.Touch]string{ops.Wrote: OpWrite, ops.Appended: OpAppend, ops.Removed: OpRemove}
+
+// opResult is an operation's result as a script sees it: camelCase keys
+// (unless the op keeps seed 004's snake_case), or only its Unwrap field;
+// an unwrapped list carries the other fields (total, next_offset) as
+// properties.
+func (s *session) opResult(op ops.Op, usage string, out any) goja.Value {
+	js, err := json.Marshal(out)
+	if err != nil {
+		s.throw("Error", usage+": "+err.Error())
+	}
+	var v any
+	if err := json.Unmarshal(js, &v); err != nil {
+		s.throw("Error", usage+": "+err.Error())
+	}
+	if !op.SnakeJS {
+		v = camelKeys(v)
+	}
+	m, isObj := v.(map[string]any)
+	if op.Unwrap == "" || !isObj {
+		return s.vm.ToValue(v)
+	}
+	inner := s.vm.ToValue(m[op.Unwrap])
+	if arr, ok := inner.(*goja.Object); ok && arr.ClassName() == "Array" {
+		for k, x := range m {
+			if k != op.Unwrap {
+				arr.Set(k, x)
+			}
+		}
+	}
+	return inner
+}
+
+// writeOpts are the options of a script's writes: its byte budget and
+// its session.
+func (s *session) writeOpts() files.WriteOptions {
+	return files.WriteOptions{Budget: s.budget, Session: s.sessionID}
+}
+
+// argError rewrites a JSON decoding error in the script's terms.
+func argError(err error) error {
+	msg := err.Error()
+	if i := strings.Index(msg, "unknown field "); i >= 0 {
+		field := strings.Trim(msg[i+len("unknown field "):], `"`)
+		return fmt.Errorf("unknown option %q", camel(field))
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Errorf("%s must be %s, not %s", camel(te.Field), jsType(te.Type.Kind().String()), te.Value)
+	}
+	return err
+}
