@@ -28,19 +28,14 @@ func (s *Server) link(conv, name string) string {
 	return s.cfg.Link(conv, name)
 }
 
-// opArgs decodes a tool call into the conversation it names and the
-// operation's input, side by side in one JSON object.
-type opArgs struct {
-	Scope
-	in any
-}
-
-// UnmarshalJSON fills both the scope and the input.
-func (a *opArgs) UnmarshalJSON(b []byte) error {
-	if err := json.Unmarshal(b, &a.Scope); err != nil {
-		return err
-	}
-	return json.Unmarshal(b, a.in)
+// argsType is the type a tool call of op decodes into: the operation's
+// input and conversation_id, side by side in one JSON object, so that
+// decoding can refuse every field that is neither.
+func argsType(op ops.Op) reflect.Type {
+	return reflect.StructOf([]reflect.StructField{
+		{Name: "In", Type: op.In, Anonymous: true},
+		{Name: "ConversationID", Type: reflect.TypeFor[string](), Tag: `json:"conversation_id,omitempty"`},
+	})
 }
 
 // addOpTools registers a tool for every operation of the table that has
@@ -84,17 +79,18 @@ func (s *Server) addOpTool(op ops.Op) error {
 		explicitAny(out)
 		tool.OutputSchema = out
 	}
+	args := argsType(op)
 	s.sdk.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		args := opArgs{in: op.NewIn()}
-		if err := s.decodeArgs(op.Tool, req.Params.Arguments, &args); err != nil {
+		v := reflect.New(args)
+		if err := s.decodeArgs(op.Tool, req.Params.Arguments, v.Interface()); err != nil {
 			return errorResult(err), nil
 		}
-		c, release, err := s.open(ctx, req, args.conversation())
+		c, release, err := s.open(ctx, req, v.Elem().Field(1).String())
 		if err != nil {
 			return errorResult(toolError(op.Tool, err)), nil
 		}
 		defer release()
-		res, err := op.Run(ctx, s.env(c), args.in)
+		res, err := op.Run(ctx, s.env(c), v.Elem().Field(0).Addr().Interface())
 		if err == nil {
 			res, err = answer(op, encoded, res)
 		}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -121,10 +122,16 @@ func (s *Server) decodeArgs(name string, raw json.RawMessage, in any) error {
 			return fmt.Errorf("%s: the parameter %q is missing. %s", name, k, s.usage(name))
 		}
 	}
-	if err := json.Unmarshal(raw, in); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields() // inside objects too: an option the tool does not know is never ignored
+	if err := dec.Decode(in); err != nil {
 		var te *json.UnmarshalTypeError
+		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return fmt.Errorf("%s: an object holds a field it does not take, %s. %s", name, field, s.usage(name))
+		}
 		if errors.As(err, &te) {
-			return fmt.Errorf("%s: the parameter %q must be %s, not %s. %s", name, te.Field, schemaType(schema.Properties[te.Field]), te.Value, s.usage(name))
+			field := strings.TrimPrefix(te.Field, "In.") // an operation's input, embedded in its arguments
+			return fmt.Errorf("%s: the parameter %q must be %s, not %s. %s", name, field, schemaType(schema.Properties[field]), te.Value, s.usage(name))
 		}
 		return fmt.Errorf("%s: the arguments are not valid JSON (%v). %s", name, err, s.usage(name))
 	}
