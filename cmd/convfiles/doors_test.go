@@ -3,10 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/base64"
-	"image"
-	stdpng "image/png"
 	"encoding/json"
 	"fmt"
+	"image"
+	stdpng "image/png"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -34,8 +34,8 @@ var opSamples = map[string]map[string]any{
 	"spreadsheet_auto_filter": {"range": "A1:B2"},
 
 	"pdf_info": {}, "pdf_extract_text": {}, "pdf_add_page": {}, "pdf_delete_page": {"page": 1},
-	"pdf_add_text": {"page": 1, "text": "x", "position": map[string]any{"x": 10, "y": 10}},
-	"pdf_add_image": {"page": 1, "image": "pic.png", "position": map[string]any{"x": 10, "y": 10}},
+	"pdf_add_text":        {"page": 1, "text": "x", "position": map[string]any{"x": 10, "y": 10}},
+	"pdf_add_image":       {"page": 1, "image": "pic.png", "position": map[string]any{"x": 10, "y": 10}},
 	"pdf_get_form_fields": {}, "pdf_fill_form": {"fields": map[string]any{"a": "b"}},
 	"pdf_merge": {"output": "merged.pdf"}, "pdf_split_pages": {"ranges": []string{"1"}},
 
@@ -200,7 +200,9 @@ func TestEveryDoorHasEveryOperation(t *testing.T) {
 
 	all := ops.All()
 	var listed struct {
-		Result struct{ Ops []struct{ Name, Tool, Script string } }
+		Result struct {
+			Ops []struct{ Name, Tool, Script string }
+		}
 	}
 	resp, err := http.Get(d.h.base + "/api/ops")
 	if err != nil {
