@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -29,7 +28,7 @@ func classify(op, name string, err error) error {
 	}
 	switch {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return E(op, KindConflict, name, "cancelled before it finished; nothing was changed", err)
+		return E(op, KindCancelled, name, "cancelled before it finished; nothing was changed", err)
 	case errors.Is(err, fs.ErrNotExist):
 		return notFound(op, name)
 	case errors.Is(err, syscall.ENOTDIR):
@@ -41,12 +40,29 @@ func classify(op, name string, err error) error {
 	case errors.Is(err, syscall.ENAMETOOLONG):
 		return E(op, KindInvalid, name, "the name is too long for the file system", err)
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
-		return E(op, KindTooLarge, name, "the disk is full; nothing was changed", err)
-	case strings.Contains(err.Error(), "path escapes from parent"):
+		return E(op, KindNoSpace, name, "the server's disk is full; nothing was changed", err)
+	case errEscapes != nil && errors.Is(err, errEscapes):
 		return E(op, KindForbidden, name, "the name leads outside the conversation's folder (through a link)", err)
 	}
 	return E(op, KindInternal, name, "", err)
 }
+
+// errEscapes is the error os.Root answers for a name that leads outside
+// it. The standard library does not export it; one probe at start-up
+// finds it, so that classify compares errors rather than their text.
+var errEscapes = func() error {
+	r, err := os.OpenRoot("/")
+	if err != nil {
+		return nil
+	}
+	defer r.Close()
+	_, err = r.Open("../convfiles-probe")
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return nil
+}()
 
 func notFound(op, name string) error {
 	return E(op, KindNotFound, name, "no such file", nil)

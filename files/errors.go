@@ -19,6 +19,8 @@ const (
 	KindConflict              // the target is in a state that forbids the operation (a folder where a file is expected)
 	KindTooLarge              // a size limit would be exceeded (file, conversation quota, per-execution bytes)
 	KindForbidden             // the operation is not allowed here (outside a read root, a symbolic link)
+	KindCancelled             // the caller or the server stopped the operation before it finished; nothing changed
+	KindNoSpace               // the disk (or its quota for convfiles) is full; nothing changed
 )
 
 // String returns the kind's stable name, used in JSON error envelopes.
@@ -34,6 +36,10 @@ func (k Kind) String() string {
 		return "too_large"
 	case KindForbidden:
 		return "forbidden"
+	case KindCancelled:
+		return "cancelled"
+	case KindNoSpace:
+		return "no_space"
 	default:
 		return "internal"
 	}

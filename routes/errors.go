@@ -38,6 +38,10 @@ func statusOf(kind files.Kind) (int, string) {
 		return http.StatusRequestEntityTooLarge, "ValidationError"
 	case files.KindForbidden:
 		return http.StatusForbidden, "PermissionError"
+	case files.KindCancelled:
+		return http.StatusServiceUnavailable, "CancelledError"
+	case files.KindNoSpace:
+		return http.StatusInsufficientStorage, "StorageFullError"
 	}
 	return http.StatusInternalServerError, "InternalError"
 }

@@ -17,6 +17,8 @@ var errorNames = map[files.Kind]string{
 	files.KindForbidden: "PermissionError",
 	files.KindConflict:  "ConflictError",
 	files.KindInternal:  "InternalError",
+	files.KindCancelled: "CancelledError",
+	files.KindNoSpace:   "StorageFullError",
 }
 
 // throw raises a JS error of the given name. It panics, which goja turns

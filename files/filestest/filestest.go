@@ -151,6 +151,20 @@ func runBasics(t *testing.T, mk Maker) {
 			t.Fatalf("links listed: %+v", list)
 		}
 	})
+	t.Run("a cancelled write is cancelled, not a conflict", func(t *testing.T) {
+		s := mk(t, files.Limits{})
+		sp := open(t, s.Open)
+		write(t, sp, "c.txt", "before")
+		cancelled, cancel := context.WithCancel(ctx)
+		cancel()
+		_, err := sp.Write(cancelled, "c.txt", strings.NewReader("after"), files.WriteOptions{})
+		if files.KindOf(err) != files.KindCancelled {
+			t.Fatalf("a write with a cancelled context: %v (kind %v)", err, files.KindOf(err))
+		}
+		if got := Read(t, sp, "c.txt"); got != "before" {
+			t.Fatalf("after a cancelled write: %q", got)
+		}
+	})
 	t.Run("a final newline survives a round trip", func(t *testing.T) {
 		sp := open(t, mk(t, files.Limits{}).Open)
 		write(t, sp, "n.txt", "a\nb\n")

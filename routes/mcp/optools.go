@@ -87,7 +87,7 @@ func (s *Server) addOpTool(op ops.Op) error {
 		}
 		c, release, err := s.open(ctx, req, v.Elem().Field(1).String())
 		if err != nil {
-			return errorResult(toolError(op.Tool, err)), nil
+			return errorResult(s.toolError(op.Tool, err)), nil
 		}
 		defer release()
 		res, err := op.Run(ctx, s.env(c), v.Elem().Field(0).Addr().Interface())
@@ -95,7 +95,7 @@ func (s *Server) addOpTool(op ops.Op) error {
 			res, err = answer(op, encoded, res)
 		}
 		if err != nil {
-			return errorResult(toolError(op.Tool, err)), nil
+			return errorResult(s.toolError(op.Tool, err)), nil
 		}
 		return res.(*sdk.CallToolResult), nil
 	})

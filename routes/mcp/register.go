@@ -81,12 +81,12 @@ func addTool[In scoped](s *Server, name string, h hints, outSchema *jsonschema.S
 		}
 		c, release, err := s.open(ctx, req, in.conversation())
 		if err != nil {
-			return errorResult(toolError(name, err)), nil
+			return errorResult(s.toolError(name, err)), nil
 		}
 		defer release()
 		res, err := fn(c, in)
 		if err != nil {
-			return errorResult(toolError(name, err)), nil
+			return errorResult(s.toolError(name, err)), nil
 		}
 		return res, nil
 	})
