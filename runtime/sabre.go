@@ -12,6 +12,7 @@ import (
 
 	"convfiles/content"
 	"convfiles/files"
+	"convfiles/ops"
 )
 
 // installSABRE binds the helpers of SABRE's dialect (seed 003):
@@ -137,57 +138,42 @@ func (s *session) readFile(call goja.FunctionCall) goja.Value {
 	return s.contentObject(content.Parse(info.Name, data), url)
 }
 
-// listFiles is list_files(pattern?) → [{name, size, mime_type, modified, url}].
-// A pattern without "/" matches base names at any depth ("*.csv"); one with
-// "/" matches whole names ("data/*.json").
+// listFiles is list_files(pattern?, {limit, offset}?) → [{name, size,
+// mime_type, modified, url}], sorted by name: the list operation, a page
+// (1000 files by default) at a time from the index, with total and, when
+// more remain, next_offset on the array. A pattern without "/" matches
+// base names at any depth ("*.csv"); one with "/" matches whole names
+// ("data/*.json").
 func (s *session) listFiles(call goja.FunctionCall) goja.Value {
-	list := s.listed(s.needSpace("list_files"), call, "list_files(pattern?)")
-	out := make([]any, 0, len(list))
-	for _, fi := range list {
-		o := s.vm.NewObject()
-		o.Set("name", fi.Name)
-		o.Set("size", fi.Size)
-		o.Set("mime_type", content.MIMEByExtension(fi.Name))
-		o.Set("modified", fi.ModTime.UTC().Format(time.RFC3339))
-		o.Set("url", s.link(fi.Name))
-		out = append(out, o)
-	}
-	return s.vm.NewArray(out...)
-}
-
-// listed returns the files of sp that the optional pattern argument of call
-// matches, refusing a malformed pattern.
-func (s *session) listed(sp files.Ops, call goja.FunctionCall, usage string) []files.Info {
-	pattern := ""
+	const usage = "list_files(pattern?, options?)"
+	sp := s.needSpace("list_files")
+	in := ops.ListIn{}
 	if a := call.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
-		pattern = s.stringArg(call, 0, usage, "pattern")
-		if _, err := path.Match(pattern, ""); err != nil {
-			s.throw("ValidationError", usage+": the pattern "+pattern+" is malformed; use *, ? and [a-z] as in \"*.csv\"")
-		}
+		in.Pattern = s.stringArg(call, 0, usage, "pattern")
 	}
-	list, err := sp.List()
+	if o, ok := call.Argument(1).(*goja.Object); ok {
+		in.Limit, in.Offset = int(o.Get("limit").ToInteger()), int(o.Get("offset").ToInteger())
+	}
+	page, err := ops.List(s.ctx, s.opsEnv(sp), in)
 	if err != nil {
 		s.throwFiles(err)
 	}
-	if pattern == "" {
-		return list
+	out := make([]any, 0, len(page.Files))
+	for _, f := range page.Files {
+		o := s.vm.NewObject()
+		o.Set("name", f.Name)
+		o.Set("size", f.Size)
+		o.Set("mime_type", f.MIME)
+		o.Set("modified", f.ModifiedOn)
+		o.Set("url", f.URL)
+		out = append(out, o)
 	}
-	kept := list[:0]
-	for _, fi := range list {
-		if matches(pattern, fi.Name) {
-			kept = append(kept, fi)
-		}
+	arr := s.vm.NewArray(out...)
+	arr.Set("total", page.Total)
+	if page.NextOffset > 0 {
+		arr.Set("next_offset", page.NextOffset)
 	}
-	return kept
-}
-
-func matches(pattern, name string) bool {
-	target := name
-	if !strings.Contains(pattern, "/") {
-		target = path.Base(name)
-	}
-	ok, _ := path.Match(pattern, target)
-	return ok
+	return arr
 }
 
 // deleteFile is delete_file(name) → true.

@@ -165,6 +165,25 @@ func runBasics(t *testing.T, mk Maker) {
 			t.Fatalf("after a cancelled write: %q", got)
 		}
 	})
+	t.Run("patterns match the same names with an index or without", func(t *testing.T) {
+		sp := open(t, mk(t, files.Limits{}).Open)
+		for _, n := range []string{"a", "]", "b", "x.csv", "d/y.csv", "d/z.txt", "[", "*"} {
+			write(t, sp, n, n)
+		}
+		for pattern, want := range map[string]string{
+			`[a\]]`: "] a", `*.csv`: "d/y.csv x.csv", `d/*`: "d/y.csv d/z.txt", `[^a]`: "* [ ] b",
+			`\*`: "*", `\[`: "[", `?`: "* [ ] a b", `d/?.*`: "d/y.csv d/z.txt", `[x-z].*`: "d/y.csv d/z.txt x.csv",
+		} {
+			recs, total, err := sp.Find(files.ListQuery{Pattern: pattern})
+			var got []string
+			for _, r := range recs {
+				got = append(got, r.Name)
+			}
+			if err != nil || strings.Join(got, " ") != want || total != len(got) {
+				t.Errorf("pattern %s: %q (total %d, %v), want %q", pattern, got, total, err, want)
+			}
+		}
+	})
 	t.Run("a final newline survives a round trip", func(t *testing.T) {
 		sp := open(t, mk(t, files.Limits{}).Open)
 		write(t, sp, "n.txt", "a\nb\n")
