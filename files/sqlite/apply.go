@@ -2,16 +2,13 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"time"
-
-	"github.com/google/uuid"
 
 	"convfiles/files"
 )
 
 // apply records a change and its events in the transaction tx.
-func (ix *Index) apply(tx *sql.Tx, c files.Change) (files.Applied, error) {
+func (ix *Index) apply(tx *stmtTx, c files.Change) (files.Applied, error) {
 	const op = "index"
 	var res files.Applied
 	err := func() error {
@@ -42,7 +39,7 @@ func (ix *Index) apply(tx *sql.Tx, c files.Change) (files.Applied, error) {
 			}
 		default:
 			if rec.ID == "" {
-				rec.ID = uuid.NewString()
+				rec.ID = newID()
 			}
 			if err := putLive(tx, rec, now); err != nil {
 				return err
@@ -78,7 +75,7 @@ func (ix *Index) apply(tx *sql.Tx, c files.Change) (files.Applied, error) {
 // putLive writes rec as a live file. Another live row with its name (one
 // the caller did not know about) is marked deleted first, so the name stays
 // unique.
-func putLive(tx *sql.Tx, rec files.Record, now time.Time) error {
+func putLive(tx *stmtTx, rec files.Record, now time.Time) error {
 	_, err := tx.Exec(`UPDATE files SET deleted_on = ? WHERE conversation = ? AND name = ? AND deleted_on IS NULL AND id != ?`,
 		stamp(now), rec.Conversation, rec.Name, rec.ID)
 	if err != nil {
@@ -89,7 +86,13 @@ func putLive(tx *sql.Tx, rec files.Record, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	_, err = tx.Exec(`INSERT INTO files (id, conversation, name, mime_type, size, sha256, version, source,
+	return insertLive(tx, rec)
+}
+
+// insertLive writes rec's row, live, where no other live row has its
+// name.
+func insertLive(tx *stmtTx, rec files.Record) error {
+	_, err := tx.Exec(`INSERT INTO files (id, conversation, name, mime_type, size, sha256, version, source,
 			source_session_id, disk_path, created_on, modified_on, deleted_on, disk_time, derived_from)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET name = excluded.name, mime_type = excluded.mime_type,
@@ -101,20 +104,20 @@ func putLive(tx *sql.Tx, rec files.Record, now time.Time) error {
 	return err
 }
 
-func markDeleted(tx *sql.Tx, id string, now time.Time) error {
+func markDeleted(tx *stmtTx, id string, now time.Time) error {
 	_, err := tx.Exec(`UPDATE files SET deleted_on = ? WHERE id = ? AND deleted_on IS NULL`, stamp(now), id)
 	return err
 }
 
 // dropUnkept removes the row of a deleted file that has no versions left:
 // nothing of it can be restored any more.
-func dropUnkept(tx *sql.Tx, id string) error {
+func dropUnkept(tx *stmtTx, id string) error {
 	_, err := tx.Exec(`DELETE FROM files WHERE id = ? AND deleted_on IS NOT NULL
 		AND NOT EXISTS (SELECT 1 FROM versions WHERE file_id = ?)`, id, id)
 	return err
 }
 
-func insertVersion(tx *sql.Tx, conversation string, v files.Version) error {
+func insertVersion(tx *stmtTx, conversation string, v files.Version) error {
 	// An upsert, not INSERT OR REPLACE: the usage triggers see an update,
 	// where REPLACE would delete without firing them.
 	_, err := tx.Exec(`INSERT INTO versions (file_id, version, conversation, name, mime_type, size, sha256,
@@ -128,7 +131,7 @@ func insertVersion(tx *sql.Tx, conversation string, v files.Version) error {
 
 // prune drops the versions of a file beyond the newest keep and returns
 // them, so their bytes can be removed.
-func prune(tx *sql.Tx, fileID string, keep int) ([]files.Version, error) {
+func prune(tx *stmtTx, fileID string, keep int) ([]files.Version, error) {
 	rows, err := tx.Query(`SELECT version, size FROM versions WHERE file_id = ? ORDER BY version DESC LIMIT -1 OFFSET ?`, fileID, max(keep, 0))
 	if err != nil {
 		return nil, err
@@ -155,7 +158,7 @@ func prune(tx *sql.Tx, fileID string, keep int) ([]files.Version, error) {
 // conversation:deleted event.
 func (ix *Index) RemoveConversation(conversation string) ([]files.Event, error) {
 	var evs []files.Event
-	err := ix.inTx(context.Background(), func(tx *sql.Tx) error {
+	err := ix.inTx(context.Background(), func(tx *stmtTx) error {
 		if _, err := tx.Exec(`DELETE FROM versions WHERE conversation = ?`, conversation); err != nil {
 			return err
 		}
@@ -177,7 +180,7 @@ func (ix *Index) RemoveConversation(conversation string) ([]files.Event, error) 
 // file, in this process or another, waits until the transaction has
 // committed or rolled back instead of failing half-way. An error from fn,
 // or a panic, rolls everything back.
-func (ix *Index) inTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
+func (ix *Index) inTx(ctx context.Context, fn func(*stmtTx) error) (err error) {
 	tx, err := ix.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -191,8 +194,12 @@ func (ix *Index) inTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
 			tx.Rollback()
 		}
 	}()
-	if err = fn(tx); err != nil {
+	stx := &stmtTx{Tx: tx, ix: ix}
+	if err = fn(stx); err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err = tx.Commit(); err == nil {
+		stx.prepare()
+	}
+	return err
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -22,6 +24,22 @@ var listFixture struct {
 
 const listFiles = 100_000
 
+// writeFolder writes listFiles one-byte files into 100 folders of conv,
+// a tenth of them .csv.
+func writeFolder(conv string) error {
+	exts := []string{"csv", "json", "txt", "md", "png", "pdf", "xlsx", "log", "html", "bin"}
+	for i := 0; i < listFiles; i++ {
+		name := filepath.Join(conv, fmt.Sprintf("d%02d", i%100), fmt.Sprintf("file%06d.%s", i, exts[i%len(exts)]))
+		if i < 100 {
+			os.MkdirAll(filepath.Dir(name), 0o755)
+		}
+		if err := os.WriteFile(name, []byte("x"), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func listStore(b *testing.B) (*files.Store, string) {
 	listFixture.once.Do(func() {
 		root := os.Getenv("CONVFILES_BENCH_DIR")
@@ -34,16 +52,8 @@ func listStore(b *testing.B) (*files.Store, string) {
 			return
 		}
 		conv := filepath.Join(dir, "files", "big")
-		exts := []string{"csv", "json", "txt", "md", "png", "pdf", "xlsx", "log", "html", "bin"}
-		for i := 0; i < listFiles; i++ {
-			name := filepath.Join(conv, fmt.Sprintf("d%02d", i%100), fmt.Sprintf("file%06d.%s", i, exts[i%len(exts)]))
-			if i < 100 {
-				os.MkdirAll(filepath.Dir(name), 0o755)
-			}
-			if err := os.WriteFile(name, []byte("x"), 0o644); err != nil {
-				listFixture.err = err
-				return
-			}
+		if listFixture.err = writeFolder(conv); listFixture.err != nil {
+			return
 		}
 		ix, err := sqlite.Open(filepath.Join(dir, "index.db"))
 		if err != nil {
@@ -105,4 +115,76 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(filepath.Dir(filepath.Dir(listFixture.dir)))
 	}
 	os.Exit(code)
+}
+
+// BenchmarkReconcile100k opens a Store over a folder of 100,000 files
+// that its index has never seen (as after convfiles migrate, or a folder
+// copied in), so start-up reconciliation adds every one; peak-MiB is the
+// rise of the process's peak resident memory while it does. The
+// baseline is the walk alone: reading every directory entry and its
+// size, which any reconciliation must do.
+func BenchmarkReconcile100k(b *testing.B) {
+	filesDir := filepath.Join(b.TempDir(), "files")
+	conv := filepath.Join(filesDir, "big")
+	if err := writeFolder(conv); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("walk-baseline", func(b *testing.B) {
+		for b.Loop() {
+			n := 0
+			filepath.WalkDir(conv, func(p string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					if _, err := d.Info(); err == nil {
+						n++
+					}
+				}
+				return nil
+			})
+			if n != listFiles {
+				b.Fatalf("walked %d files", n)
+			}
+		}
+	})
+	b.Run("reconcile-new-index", func(b *testing.B) {
+		var peak float64
+		for b.Loop() {
+			b.StopTimer()
+			ixPath := filepath.Join(b.TempDir(), "index.db")
+			ix, err := sqlite.Open(ixPath)
+			if err != nil {
+				b.Fatal(err)
+			}
+			resetPeakRSS()
+			before := peakRSS()
+			b.StartTimer()
+			store, err := files.OpenStore(filesDir, files.Options{Index: ix})
+			b.StopTimer()
+			if err != nil {
+				b.Fatal(err)
+			}
+			peak = max(peak, float64(peakRSS()-before)/(1<<20))
+			if _, total, err := ix.List("big", files.ListQuery{Limit: 1}); err != nil || total != listFiles {
+				b.Fatalf("indexed %d files: %v", total, err)
+			}
+			store.Close()
+			b.StartTimer()
+		}
+		b.ReportMetric(peak, "peak-MiB")
+	})
+}
+
+// resetPeakRSS resets the kernel's record of this process's peak resident
+// memory (VmHWM) to its current size.
+func resetPeakRSS() { os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// peakRSS is the peak resident memory since the last reset, in bytes.
+func peakRSS() int64 {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }

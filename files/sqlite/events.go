@@ -16,7 +16,7 @@ func (ix *Index) KeepEvents(n int) { ix.eventsKept = max(int64(n), 1) }
 // insertEvent appends ev to the history and returns it with its sequence
 // number. Every hundredth of the history's length (at most every 1000th
 // event) it prunes the oldest.
-func (ix *Index) insertEvent(tx *sql.Tx, ev files.Event) (files.Event, error) {
+func (ix *Index) insertEvent(tx *stmtTx, ev files.Event) (files.Event, error) {
 	res, err := tx.Exec(`INSERT INTO events (conversation, type, file_id, name, size, mime_type, source_session_id,
 			renamed_from, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		ev.Conversation, string(ev.Type), ev.ID, ev.Name, ev.Size, ev.MIME, ev.Session, ev.RenamedFrom, stamp(ev.Time))

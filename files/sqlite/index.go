@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"convfiles/files"
@@ -33,6 +34,8 @@ type Index struct {
 	now func() time.Time
 	// eventsKept bounds the event history (KeepEvents).
 	eventsKept int64
+	// stmts are the write connection's prepared statements, by query.
+	stmts sync.Map
 }
 
 var _ files.Index = (*Index)(nil)
@@ -71,6 +74,7 @@ func Open(path string) (*Index, error) {
 
 // Close closes the index.
 func (ix *Index) Close() error {
+	ix.stmts.Range(func(_, s any) bool { s.(*sql.Stmt).Close(); return true })
 	errR := ix.r.Close()
 	if err := ix.w.Close(); err != nil {
 		return err

@@ -2,10 +2,9 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
+	"runtime"
+	"sync"
 	"time"
-
-	"github.com/google/uuid"
 
 	"convfiles/files"
 )
@@ -29,20 +28,21 @@ func (ix *Index) Reconcile(conversation string, disk []files.DiskFile, versionsO
 	if err != nil {
 		return res, err
 	}
-	err = ix.inTx(context.Background(), func(tx *sql.Tx) error {
+	descs := describeChanged(disk, byName)
+	err = ix.inTx(context.Background(), func(tx *stmtTx) error {
 		now := ix.now()
 		emit := func(ev files.Event) error {
 			ev, err := ix.insertEvent(tx, ev)
 			res.Events = append(res.Events, ev)
 			return err
 		}
-		for _, d := range disk {
+		for i, d := range disk {
 			rec, known := byName[d.Name]
 			delete(byName, d.Name)
 			if known && rec.Size == d.Size && rec.DiskTime == d.DiskTime {
 				continue
 			}
-			mime, sha, err := d.Describe()
+			mime, sha, err := descs[i].mime, descs[i].sha, descs[i].err
 			if err != nil {
 				continue // vanished or unreadable: the next start-up tries again
 			}
@@ -57,12 +57,16 @@ func (ix *Index) Reconcile(conversation string, disk []files.DiskFile, versionsO
 			typ := files.FileModified
 			if !known {
 				typ = files.FileCreated
-				rec = files.Record{ID: uuid.NewString(), Conversation: conversation, Name: d.Name,
+				rec = files.Record{ID: newID(), Conversation: conversation, Name: d.Name,
 					Source: files.SourceCreated, Created: modified}
 			}
 			rec.MIME, rec.SHA256, rec.Size, rec.DiskTime, rec.Modified = mime, sha, d.Size, d.DiskTime, modified
 			rec.Version++
-			if err := putLive(tx, rec, now); err != nil {
+			put := putLive
+			if !known { // no live row has its name; deleted ones without versions go below
+				put = func(tx *stmtTx, rec files.Record, _ time.Time) error { return insertLive(tx, rec) }
+			}
+			if err := put(tx, rec, now); err != nil {
 				return err
 			}
 			if err := emit(files.Event{Type: typ, Conversation: conversation, ID: rec.ID, Name: rec.Name,
@@ -119,4 +123,37 @@ func (ix *Index) keptVersions(conversation string) (map[[2]any]bool, error) {
 		out[[2]any{id, n}] = true
 	}
 	return out, wrap("reconcile", rows.Err())
+}
+
+// description is what Describe said of one file.
+type description struct {
+	mime, sha string
+	err       error
+}
+
+// describeChanged describes, on every core and before the transaction
+// that takes the write lock, the files of disk that are new or changed
+// since their row (byName) was written; the others' entries stay empty.
+func describeChanged(disk []files.DiskFile, byName map[string]files.Record) []description {
+	out := make([]description, len(disk))
+	next := make(chan int, 256)
+	var wg sync.WaitGroup
+	for range max(runtime.GOMAXPROCS(0), 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				d := &out[i]
+				d.mime, d.sha, d.err = disk[i].Describe()
+			}
+		}()
+	}
+	for i, d := range disk {
+		if rec, known := byName[d.Name]; !known || rec.Size != d.Size || rec.DiskTime != d.DiskTime {
+			next <- i
+		}
+	}
+	close(next)
+	wg.Wait()
+	return out
 }

@@ -13,7 +13,7 @@ import (
 // returned as is; a failure of the index itself is KindInternal.
 func (ix *Index) Update(ctx context.Context, fn func(files.Tx) error) error {
 	var fnErr error
-	err := ix.inTx(ctx, func(tx *sql.Tx) error {
+	err := ix.inTx(ctx, func(tx *stmtTx) error {
 		fnErr = fn(&writeTx{ix: ix, tx: tx})
 		return fnErr
 	})
@@ -26,7 +26,7 @@ func (ix *Index) Update(ctx context.Context, fn func(files.Tx) error) error {
 // writeTx is the files.Tx of one Update.
 type writeTx struct {
 	ix *Index
-	tx *sql.Tx
+	tx *stmtTx
 }
 
 var _ files.Tx = (*writeTx)(nil)
