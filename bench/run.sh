@@ -27,6 +27,21 @@ if [ -z "${SUMMARY_ONLY:-}" ] && [ -z "${FORMATS:-}" ]; then
 	run upload.txt ./routes 'UploadVsCp' -benchtime 5x
 	run events.txt ./routes 'EventLatency' -benchtime 1x
 fi
+# One core for every door (issue 14); CORE=1 runs only these.
+if [ -n "${CORE:-}" ]; then
+	run core-list.txt ./files/sqlite 'List100k' -benchtime 10x
+	run core-reconcile.txt ./files/sqlite 'Reconcile100k' -benchtime 1x
+	run core-writeread.txt ./runtime 'WriteReadMiB' -benchtime 300x
+	echo
+	echo "## issue 14 ($count runs each, medians)"
+	ms() { awk -v m="$1" 'BEGIN { printf "%.1f", m / 1e6 }'; }
+	for v in ops-list-page index-glob-page index-glob-all disk-walk-glob; do
+		echo "listing 100k, $v: $(ms "$(awk -v n="List100k/$v" '$1 ~ "^Benchmark" n "(-[0-9]+)?$" { print $3 }' bench/out/core-list.txt | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR+1)/2)] }')") ms"
+	done
+	awk '/Reconcile100k/ { print }' bench/out/core-reconcile.txt
+	awk '/WriteReadMiB(Indexed|GoDurable)-/ { print $1, $3 }' bench/out/core-writeread.txt
+	exit 0
+fi
 # Scripts in worker processes (issue 13); SANDBOX=1 runs only these.
 if [ -n "${SANDBOX:-}" ]; then
 	run sandbox.txt ./sandbox 'Execute|HelperCall' -benchtime 3000x

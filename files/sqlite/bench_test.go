@@ -1,6 +1,7 @@
 package sqlite_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,9 +9,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"convfiles/files"
 	"convfiles/files/sqlite"
+	"convfiles/ops"
 )
 
 // listFixture is a conversation of 100,000 files (a tenth of them .csv),
@@ -90,6 +93,16 @@ func BenchmarkList100k(b *testing.B) {
 			}
 		}
 	}
+	b.Run("ops-list-page", func(b *testing.B) {
+		// The list operation every door calls (files.list, list_files,
+		// file_list, POST …/ops/list): a page of 1000 file objects.
+		for b.Loop() {
+			page, err := ops.List(context.Background(), ops.Env{Space: sp}, ops.ListIn{})
+			if err != nil || len(page.Files) != ops.DefaultPage || page.Total != listFiles {
+				b.Fatalf("%d files of %d: %v", len(page.Files), page.Total, err)
+			}
+		}
+	})
 	b.Run("index-glob-page", find(files.ListQuery{Pattern: "*.csv", Limit: 100}, listFiles/10))
 	b.Run("index-glob-all", find(files.ListQuery{Pattern: "*.csv"}, listFiles/10))
 	b.Run("index-glob-all-sorted-by-size", find(files.ListQuery{Pattern: "*.csv", Sort: files.SortSize, Desc: true}, listFiles/10))
@@ -163,6 +176,27 @@ func BenchmarkReconcile100k(b *testing.B) {
 				b.Fatal(err)
 			}
 			peak = max(peak, float64(peakRSS()-before)/(1<<20))
+			sp, err := store.Space("big")
+			if err != nil {
+				b.Fatal(err)
+			}
+			t0 := time.Now()
+			if _, err := sp.WriteBytes(context.Background(), "first.txt", []byte("x"), files.WriteOptions{}); err != nil {
+				b.Fatal(err)
+			}
+			first := time.Since(t0)
+			t0 = time.Now()
+			if _, err := sp.WriteBytes(context.Background(), "second.txt", []byte("x"), files.WriteOptions{}); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(first.Microseconds())/1000, "first-write-ms")
+			b.ReportMetric(float64(time.Since(t0).Microseconds())/1000, "second-write-ms")
+			for _, n := range []string{"first.txt", "second.txt"} {
+				if err := sp.Remove(n); err != nil {
+					b.Fatal(err)
+				}
+			}
+			sp.Close()
 			if _, total, err := ix.List("big", files.ListQuery{Limit: 1}); err != nil || total != listFiles {
 				b.Fatalf("indexed %d files: %v", total, err)
 			}
