@@ -114,3 +114,25 @@ const rest = files.readText("huge.txt", {startLine: first.nextStartLine});
 		t.Fatalf("read in two parts: %+v", got)
 	}
 }
+
+// TestListsComeAPageAtATime: files.list and list_files answer at most
+// limit files, and the array says how many match and where the next page
+// starts; the last page says no more.
+func TestListsComeAPageAtATime(t *testing.T) {
+	e := newEnv(t, Config{})
+	var got struct {
+		First, Second       []string
+		Total, Next, LTotal int
+		LNext, AfterLast    any
+	}
+	e.ok("c1", `
+for (const n of ["a.txt", "b.txt", "c.txt"]) files.writeText(n, n);
+const first = files.list(null, {limit: 2}), second = files.list(null, {limit: 2, offset: first.next_offset});
+const l = list_files("*.txt", {limit: 1});
+({first: first.map(f => f.name), second: second.map(f => f.name), total: first.total, next: first.next_offset,
+  lTotal: l.total, lNext: l.next_offset, afterLast: second.next_offset === undefined ? null : second.next_offset})`, &got)
+	if strings.Join(got.First, ",") != "a.txt,b.txt" || strings.Join(got.Second, ",") != "c.txt" || got.Total != 3 || got.Next != 2 ||
+		got.LTotal != 3 || got.LNext != float64(1) || got.AfterLast != nil {
+		t.Fatalf("pages: %+v", got)
+	}
+}

@@ -149,15 +149,17 @@ func (s *session) opResult(op ops.Op, usage string, out any) goja.Value {
 	if op.Unwrap == "" || !isObj {
 		return s.vm.ToValue(v)
 	}
-	inner := s.vm.ToValue(m[op.Unwrap])
-	if arr, ok := inner.(*goja.Object); ok && arr.ClassName() == "Array" {
-		for k, x := range m {
-			if k != op.Unwrap {
-				arr.Set(k, x)
-			}
+	list, isList := m[op.Unwrap].([]any)
+	if !isList {
+		return s.vm.ToValue(m[op.Unwrap])
+	}
+	arr := s.vm.NewArray(list...) // a script's own array, which takes properties
+	for k, x := range m {
+		if k != op.Unwrap && x != nil {
+			arr.Set(k, x)
 		}
 	}
-	return inner
+	return arr
 }
 
 // writeOpts are the options of a script's writes: its byte budget and

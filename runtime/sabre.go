@@ -152,7 +152,11 @@ func (s *session) listFiles(call goja.FunctionCall) goja.Value {
 		in.Pattern = s.stringArg(call, 0, usage, "pattern")
 	}
 	if o, ok := call.Argument(1).(*goja.Object); ok {
-		in.Limit, in.Offset = int(o.Get("limit").ToInteger()), int(o.Get("offset").ToInteger())
+		for key, dst := range map[string]*int{"limit": &in.Limit, "offset": &in.Offset} {
+			if v := o.Get(key); v != nil && !goja.IsUndefined(v) && !goja.IsNull(v) {
+				*dst = int(v.ToInteger())
+			}
+		}
 	}
 	page, err := ops.List(s.ctx, s.opsEnv(sp), in)
 	if err != nil {
