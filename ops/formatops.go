@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"reflect"
 
 	"convfiles/formats"
 )
@@ -23,7 +24,7 @@ func format[A, R any](group, js string, params []string, tool string, effect Eff
 			return env.Formats.Call(ctx, fenv, name, in)
 		})
 	op := table[tool]
-	op.Out = typeOf[R]()
+	op.Out = reflect.TypeFor[R]()
 	table[tool] = op
 }
 

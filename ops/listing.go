@@ -18,9 +18,9 @@ type Entry struct {
 	URL        string `json:"url,omitempty"`
 }
 
-// EntryOf is a record as an Entry. A folder without an index has no IDs:
+// entryOf is a record as an Entry. A folder without an index has no IDs:
 // there a file's ID is its name.
-func (env Env) EntryOf(rec files.Record) Entry {
+func (env Env) entryOf(rec files.Record) Entry {
 	id := rec.ID
 	if id == "" {
 		id = rec.Name
@@ -72,7 +72,7 @@ func List(ctx context.Context, env Env, in ListIn) (ListOut, error) {
 	}
 	out := ListOut{Files: make([]Entry, len(recs)), Total: total}
 	for i, rec := range recs {
-		out.Files[i] = env.EntryOf(rec)
+		out.Files[i] = env.entryOf(rec)
 	}
 	if next := in.Offset + len(recs); next < total {
 		out.NextOffset = next
@@ -111,7 +111,7 @@ func Info(ctx context.Context, env Env, in IDIn) (InfoOut, error) {
 	if err != nil {
 		return InfoOut{}, err
 	}
-	out := InfoOut{Entry: env.EntryOf(rec), Type: string(kind), Source: string(rec.Source), SourceSessionID: rec.Session,
+	out := InfoOut{Entry: env.entryOf(rec), Type: string(kind), Source: string(rec.Source), SourceSessionID: rec.Session,
 		DerivedFrom: rec.DerivedFrom, CreatedOn: stamp(rec.Created), SHA256: rec.SHA256, Version: rec.Version}
 	if rec.MIME == "" {
 		out.MIME = mt

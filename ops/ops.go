@@ -11,7 +11,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"reflect"
 	"sort"
 
@@ -149,18 +148,6 @@ func Lookup(name string) (Op, bool) {
 	return op, ok
 }
 
-// ErrNoSuchOp is the error for an operation name the table lacks.
-var ErrNoSuchOp = errors.New("no such operation")
-
-// Call runs the operation named name with JSON arguments.
-func Call(ctx context.Context, env Env, name string, args json.RawMessage) (any, error) {
-	op, ok := Lookup(name)
-	if !ok {
-		return nil, files.E("call", files.KindNotFound, name, "there is no such operation; GET /api/ops lists them", ErrNoSuchOp)
-	}
-	return op.Call(ctx, env, args)
-}
-
 // touched tells env of a change, when it listens.
 func (env Env) touched(name string, t Touch) {
 	if env.Touched != nil {
@@ -175,6 +162,3 @@ func (env Env) link(name string) string {
 	}
 	return env.Link(name)
 }
-
-// typeOf is the reflect.Type of T.
-func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
