@@ -1,6 +1,7 @@
 package files
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -44,7 +45,7 @@ func (sp *Space) lookup(name string) (Record, bool) {
 	if !sp.indexed() {
 		return Record{}, false
 	}
-	rec, err := sp.opts.Index.Lookup(sp.id, name)
+	rec, err := sp.opts.Index.Lookup(context.Background(), sp.id, name)
 	if err != nil {
 		if KindOf(err) != KindNotFound {
 			sp.opts.Logger.Error("index lookup", "conversation", sp.id, "name", name, "err", err)
@@ -122,7 +123,7 @@ func (sp *Space) byID(s string) (Record, bool) {
 	if !sp.indexed() || !looksLikeID(s) {
 		return Record{}, false
 	}
-	rec, err := sp.opts.Index.ByID(s)
+	rec, err := sp.opts.Index.ByID(context.Background(), s)
 	return rec, err == nil && rec.Conversation == sp.id
 }
 

@@ -61,7 +61,7 @@ func (f *Follower) Next(ctx context.Context, idle time.Duration) ([]Event, error
 	}
 	for query := true; ; {
 		if query {
-			evs, err := f.ix.Events(f.conv, f.last, followBatch)
+			evs, err := f.ix.Events(ctx, f.conv, f.last, followBatch)
 			if err != nil {
 				return nil, err
 			}
@@ -159,7 +159,7 @@ func (o *outsideChanges) poll(stop chan struct{}) {
 		defer sub.Close()
 		local = sub.C
 	}
-	seen, _ := o.ix.LastEvent()
+	_, seen, _ := o.ix.EventRange(context.Background())
 	t := time.NewTicker(FollowPoll)
 	defer t.Stop()
 	for {
@@ -169,7 +169,7 @@ func (o *outsideChanges) poll(stop chan struct{}) {
 		case ev := <-local:
 			seen = max(seen, ev.Seq)
 		case <-t.C:
-			last, err := o.ix.LastEvent()
+			_, last, err := o.ix.EventRange(context.Background())
 			if err != nil || last <= seen {
 				continue
 			}

@@ -18,9 +18,9 @@ type countingIndex struct {
 	queries atomic.Int64
 }
 
-func (c *countingIndex) Events(conv string, after int64, limit int) ([]files.Event, error) {
+func (c *countingIndex) Events(ctx context.Context, conv string, after int64, limit int) ([]files.Event, error) {
 	c.queries.Add(1)
-	return c.Index.Events(conv, after, limit)
+	return c.Index.Events(ctx, conv, after, limit)
 }
 
 // TestFollowersWakeOnlyForTheirConversation: 300 followers of one

@@ -110,47 +110,62 @@ type DiskFile struct {
 	Describe func() (mime, sha string, err error)
 }
 
-// Index is the metadata index of a Store. Implementations must be safe for
-// concurrent use and durable: an Apply that returned is on disk.
+// Index is the metadata index of a Store: the files, their versions,
+// each conversation's usage and the event feed. It is one half of the
+// storage seam (Blobs is the other): no type of its implementation
+// crosses it, every call takes a context, and the conformance suite in
+// files/filestest runs against every implementation. Implementations must
+// be safe for concurrent use and durable: an Update that returned is
+// committed.
 type Index interface {
-	// Lookup returns the live file (conversation, name).
-	Lookup(conversation, name string) (Record, error)
-	// ByID returns a file by ID, live or deleted.
-	ByID(id string) (Record, error)
-	// List returns one page of a conversation's live files and how many
-	// match in all.
-	List(conversation string, q ListQuery) ([]Record, int, error)
-	// Conversations summarizes every conversation with files or versions.
-	Conversations() ([]ConversationInfo, error)
+	FileIndex
+	EventLog
 	// Update runs fn in one write transaction, serialized with every other
 	// writer of the index in any process: what fn reads through tx is
 	// still true when the transaction commits, and what fn does meanwhile
 	// (move a file into place) no other writer can interleave with. An
 	// error from fn rolls the transaction back and is returned as is.
 	Update(ctx context.Context, fn func(tx Tx) error) error
-	// Usage returns what a conversation holds, as of the last commit.
-	Usage(conversation string) (Usage, error)
-	// Versions lists a file's kept versions, newest first.
-	Versions(fileID string) ([]Version, error)
-	// Reconcile makes a conversation's live files match disk, returns the
-	// events of what it changed, and lists kept versions whose bytes are
-	// gone (dropped) so the caller can clean up bytes without a row.
-	Reconcile(conversation string, disk []DiskFile, versionsOnDisk map[string][]int) (ReconcileResult, error)
-	// ConversationIDs lists every conversation the index holds rows for.
-	ConversationIDs() ([]string, error)
+	// Reconcile makes a conversation's live files match what its blobs
+	// hold, returns the events of what it changed, and lists kept versions
+	// whose bytes have no row (orphans) so the caller can remove them.
+	Reconcile(ctx context.Context, conversation string, blobs []DiskFile, versionsStored map[string][]int) (ReconcileResult, error)
 	// RemoveConversation drops every row of a conversation and records
 	// the deletion events.
-	RemoveConversation(conversation string) ([]Event, error)
-	// Events returns up to limit events after seq, for one conversation or
-	// ("") for all, oldest first.
-	Events(conversation string, after int64, limit int) ([]Event, error)
-	// LastEvent returns the newest event's sequence number.
-	LastEvent() (int64, error)
-	// FirstEvent returns the oldest event still kept, 0 when none: a
-	// client resuming from before it has missed events.
-	FirstEvent() (int64, error)
+	RemoveConversation(ctx context.Context, conversation string) ([]Event, error)
 	// Close releases the index.
 	Close() error
+}
+
+// FileIndex answers questions about files, versions and usage, as of the
+// last commit.
+type FileIndex interface {
+	// Lookup returns the live file (conversation, name).
+	Lookup(ctx context.Context, conversation, name string) (Record, error)
+	// ByID returns a file by ID, live or deleted.
+	ByID(ctx context.Context, id string) (Record, error)
+	// List returns one page of a conversation's live files and how many
+	// match in all.
+	List(ctx context.Context, conversation string, q ListQuery) ([]Record, int, error)
+	// Versions lists a file's kept versions, newest first.
+	Versions(ctx context.Context, fileID string) ([]Version, error)
+	// Usage returns what a conversation holds.
+	Usage(ctx context.Context, conversation string) (Usage, error)
+	// Conversations summarizes every conversation with files or versions.
+	Conversations(ctx context.Context) ([]ConversationInfo, error)
+	// ConversationIDs lists every conversation the index holds rows for.
+	ConversationIDs(ctx context.Context) ([]string, error)
+}
+
+// EventLog is the index's feed of changes, numbered in commit order.
+type EventLog interface {
+	// Events returns up to limit events after seq, for one conversation or
+	// ("") for all, oldest first.
+	Events(ctx context.Context, conversation string, after int64, limit int) ([]Event, error)
+	// EventRange returns the oldest event still kept and the newest, both
+	// 0 when there are none: a client resuming from before first has
+	// missed events.
+	EventRange(ctx context.Context) (first, last int64, err error)
 }
 
 // Tx is one write transaction of an Index (see Index.Update).

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"context"
 	"io/fs"
 	"sort"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 func (s *Store) reconcile() error {
 	const op = "reconcile"
 	ix := s.opts.Index
+	ctx := context.Background()
 	seen := map[string]bool{}
 	entries, err := fs.ReadDir(s.root.FS(), ".")
 	if err != nil {
@@ -28,13 +30,13 @@ func (s *Store) reconcile() error {
 			return err
 		}
 	}
-	ids, err := ix.ConversationIDs()
+	ids, err := ix.ConversationIDs(ctx)
 	if err != nil {
 		return err
 	}
 	for _, id := range ids {
 		if !seen[id] {
-			res, err := ix.Reconcile(id, nil, nil)
+			res, err := ix.Reconcile(ctx, id, nil, nil)
 			if err != nil {
 				return err
 			}
@@ -66,7 +68,7 @@ func (s *Store) reconcileConversation(id string) error {
 	if err != nil {
 		return E("reconcile", KindInternal, id, "cannot walk the conversation's folder", err)
 	}
-	res, err := s.opts.Index.Reconcile(id, disk, versionsOnDisk(r))
+	res, err := s.opts.Index.Reconcile(context.Background(), id, disk, versionsOnDisk(r))
 	if err != nil {
 		return err
 	}
@@ -98,7 +100,7 @@ func (s *Store) FileByID(id string) (Record, error) {
 	if s.opts.Index == nil || !looksLikeID(id) {
 		return Record{}, E("find", KindNotFound, id, "no file has this ID", nil)
 	}
-	return s.opts.Index.ByID(id)
+	return s.opts.Index.ByID(context.Background(), id)
 }
 
 // Index returns the Store's index, or nil.
@@ -107,7 +109,7 @@ func (s *Store) Index() Index { return s.opts.Index }
 // conversationsFromIndex lists the conversations the index knows, plus
 // empty folders on disk, sorted by ID.
 func (s *Store) conversationsFromIndex() ([]ConversationInfo, error) {
-	list, err := s.opts.Index.Conversations()
+	list, err := s.opts.Index.Conversations(context.Background())
 	if err != nil {
 		return nil, err
 	}

@@ -96,7 +96,7 @@ func (sp *Space) loadUsage(r *os.Root) error {
 // indexedUsage is what the index says the conversation holds: one row,
 // shared by every process on the data folder.
 func (sp *Space) indexedUsage() (int64, error) {
-	u, err := sp.opts.Index.Usage(sp.id)
+	u, err := sp.opts.Index.Usage(context.Background(), sp.id)
 	return u.Bytes, err
 }
 

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"log/slog"
@@ -246,7 +247,7 @@ func (s *Store) RemoveConversation(id string) error {
 	q.committed, q.loaded = 0, false
 	s.roots.invalidate(id)
 	if s.opts.Index != nil {
-		evs, err := s.opts.Index.RemoveConversation(id)
+		evs, err := s.opts.Index.RemoveConversation(context.Background(), id)
 		if err != nil {
 			s.opts.Logger.Error("index: remove conversation; the next start-up reconciles it", "conversation", id, "err", err)
 		}

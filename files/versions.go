@@ -30,7 +30,7 @@ func (sp *Space) Record(idOrName string) (Record, error) {
 	if err != nil {
 		return Record{}, err
 	}
-	rec, err := sp.opts.Index.Lookup(sp.id, name)
+	rec, err := sp.opts.Index.Lookup(context.Background(), sp.id, name)
 	if KindOf(err) == KindNotFound {
 		return Record{}, notFound(op, name)
 	}
@@ -47,7 +47,7 @@ func (sp *Space) Versions(idOrName string) ([]Version, error) {
 	if !sp.indexed() {
 		return []Version{}, nil
 	}
-	return sp.opts.Index.Versions(rec.ID)
+	return sp.opts.Index.Versions(context.Background(), rec.ID)
 }
 
 // OpenVersion opens version n of the file with the given ID for reading.
@@ -121,7 +121,7 @@ func (sp *Space) Find(q ListQuery) ([]Record, int, error) {
 		}
 	}
 	if sp.indexed() {
-		return sp.opts.Index.List(sp.id, q)
+		return sp.opts.Index.List(context.Background(), sp.id, q)
 	}
 	all, err := sp.List()
 	if err != nil {

@@ -113,7 +113,7 @@ func (s *Server) listFiles(r *http.Request) (any, error) {
 	// misses nothing that happened while it listed.
 	var lastEvent int64
 	if ix := s.store.Index(); ix != nil {
-		if lastEvent, err = ix.LastEvent(); err != nil {
+		if _, lastEvent, err = ix.EventRange(r.Context()); err != nil {
 			return nil, err
 		}
 	}

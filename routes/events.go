@@ -64,7 +64,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	rc.SetWriteDeadline(time.Time{})
 	fmt.Fprintf(w, "retry: 2000\n\n")
-	if first, err := ix.FirstEvent(); err == nil && first > 0 && last < first-1 {
+	if first, _, err := ix.EventRange(ctx); err == nil && first > 0 && last < first-1 {
 		fmt.Fprintf(w, "id: %d\nevent: reset\ndata: {}\n\n", first-1)
 	}
 	rc.Flush()
@@ -98,7 +98,8 @@ func resumePoint(r *http.Request, ix files.Index) (int64, error) {
 		raw = r.URL.Query().Get("last_event_id")
 	}
 	if raw == "" {
-		return ix.LastEvent()
+		_, last, err := ix.EventRange(r.Context())
+		return last, err
 	}
 	n, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil || n < 0 {

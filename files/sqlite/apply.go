@@ -156,9 +156,9 @@ func prune(tx *stmtTx, fileID string, keep int) ([]files.Version, error) {
 
 // RemoveConversation drops every row of a conversation and records one
 // conversation:deleted event.
-func (ix *Index) RemoveConversation(conversation string) ([]files.Event, error) {
+func (ix *Index) RemoveConversation(ctx context.Context, conversation string) ([]files.Event, error) {
 	var evs []files.Event
-	err := ix.inTx(context.Background(), func(tx *stmtTx) error {
+	err := ix.inTx(ctx, func(tx *stmtTx) error {
 		if _, err := tx.Exec(`DELETE FROM versions WHERE conversation = ?`, conversation); err != nil {
 			return err
 		}

@@ -197,7 +197,7 @@ func BenchmarkReconcile100k(b *testing.B) {
 				}
 			}
 			sp.Close()
-			if _, total, err := ix.List("big", files.ListQuery{Limit: 1}); err != nil || total != listFiles {
+			if _, total, err := ix.List(context.Background(), "big", files.ListQuery{Limit: 1}); err != nil || total != listFiles {
 				b.Fatalf("indexed %d files: %v", total, err)
 			}
 			store.Close()

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"context"
 	"database/sql"
 
 	"convfiles/files"
@@ -34,7 +35,7 @@ func (ix *Index) insertEvent(tx *stmtTx, ev files.Event) (files.Event, error) {
 
 // Events returns up to limit events after seq, for one conversation or
 // ("") for all, oldest first.
-func (ix *Index) Events(conversation string, after int64, limit int) ([]files.Event, error) {
+func (ix *Index) Events(ctx context.Context, conversation string, after int64, limit int) ([]files.Event, error) {
 	q := `SELECT seq, conversation, type, file_id, name, size, mime_type, source_session_id, renamed_from, time
 		FROM events WHERE seq > ?`
 	args := []any{after}
@@ -42,7 +43,7 @@ func (ix *Index) Events(conversation string, after int64, limit int) ([]files.Ev
 		q += ` AND conversation = ?`
 		args = append(args, conversation)
 	}
-	rows, err := ix.r.Query(q+` ORDER BY seq LIMIT ?`, append(args, limit)...)
+	rows, err := ix.r.QueryContext(ctx, q+` ORDER BY seq LIMIT ?`, append(args, limit)...)
 	if err != nil {
 		return nil, wrap("events", err)
 	}
@@ -60,16 +61,10 @@ func (ix *Index) Events(conversation string, after int64, limit int) ([]files.Ev
 	return out, wrap("events", rows.Err())
 }
 
-// LastEvent returns the newest event's sequence number, 0 when none.
-func (ix *Index) LastEvent() (int64, error) {
-	var seq sql.NullInt64
-	err := ix.r.QueryRow(`SELECT MAX(seq) FROM events`).Scan(&seq)
-	return seq.Int64, wrap("events", err)
-}
-
-// FirstEvent returns the oldest kept event's sequence number, 0 when none.
-func (ix *Index) FirstEvent() (int64, error) {
-	var seq sql.NullInt64
-	err := ix.r.QueryRow(`SELECT MIN(seq) FROM events`).Scan(&seq)
-	return seq.Int64, wrap("events", err)
+// EventRange returns the oldest kept event's sequence number and the
+// newest, both 0 when there are none.
+func (ix *Index) EventRange(ctx context.Context) (first, last int64, err error) {
+	var lo, hi sql.NullInt64
+	err = ix.r.QueryRowContext(ctx, `SELECT MIN(seq), MAX(seq) FROM events`).Scan(&lo, &hi)
+	return lo.Int64, hi.Int64, wrap("events", err)
 }

@@ -92,3 +92,6 @@ func sum(s string) string {
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:])
 }
+
+// ctx0 is the context of the index calls a test makes directly.
+var ctx0 = context.Background()

@@ -165,9 +165,8 @@ func TestEventHistoryIsBounded(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		write(t, sp, "f.txt", strings.Repeat("x", i))
 	}
-	first, _ := e.index.FirstEvent()
-	last, _ := e.index.LastEvent()
-	evs, _ := e.index.Events("", 0, 100)
+	first, last, _ := e.index.EventRange(ctx0)
+	evs, _ := e.index.Events(ctx0, "", 0, 100)
 	if last != 30 || first != 21 || len(evs) != 10 || evs[0].Seq != 21 {
 		t.Fatalf("history from %d to %d, %d events", first, last, len(evs))
 	}

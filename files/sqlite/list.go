@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"context"
 	"convfiles/files"
 )
 
@@ -22,7 +23,7 @@ func orderBy(key files.SortKey, desc bool) string {
 // List returns one page of a conversation's live files and how many match
 // in all. A pattern narrows the rows in SQL (files.CoarseGlob) and is then
 // decided exactly on names alone; only the page's rows are read in full.
-func (ix *Index) List(conversation string, q files.ListQuery) ([]files.Record, int, error) {
+func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuery) ([]files.Record, int, error) {
 	const op = "list"
 	where := `conversation = ? AND deleted_on IS NULL`
 	args := []any{conversation}
@@ -33,21 +34,21 @@ func (ix *Index) List(conversation string, q files.ListQuery) ([]files.Record, i
 	order := orderBy(q.Sort, q.Desc)
 	if q.Pattern == "" {
 		var total int
-		if err := ix.r.QueryRow(`SELECT COUNT(*) FROM files WHERE `+where, args...).Scan(&total); err != nil {
+		if err := ix.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE `+where, args...).Scan(&total); err != nil {
 			return nil, 0, wrap(op, err)
 		}
 		limit := q.Limit
 		if limit <= 0 {
 			limit = -1
 		}
-		recs, err := ix.records(`SELECT `+fileColumns+` FROM files WHERE `+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
+		recs, err := ix.records(ctx, `SELECT `+fileColumns+` FROM files WHERE `+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
 			append(args, limit, q.Offset)...)
 		return recs, total, err
 	}
 	if q.Limit <= 0 || q.Limit > 1000 {
-		return ix.listAll(where, order, args, q)
+		return ix.listAll(ctx, where, order, args, q)
 	}
-	rows, err := ix.r.Query(`SELECT id, name FROM files WHERE `+where+` ORDER BY `+order, args...)
+	rows, err := ix.r.QueryContext(ctx, `SELECT id, name FROM files WHERE `+where+` ORDER BY `+order, args...)
 	if err != nil {
 		return nil, 0, wrap(op, err)
 	}
@@ -74,7 +75,7 @@ func (ix *Index) List(conversation string, q files.ListQuery) ([]files.Record, i
 	if len(page) == 0 {
 		return []files.Record{}, total, nil
 	}
-	recs, err := ix.recordsByID(page)
+	recs, err := ix.recordsByID(ctx, page)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -85,8 +86,8 @@ func (ix *Index) List(conversation string, q files.ListQuery) ([]files.Record, i
 // listAll reads every candidate row in full in one query and keeps the
 // page of those whose names match: for long pages, cheaper than a second
 // query by ID.
-func (ix *Index) listAll(where, order string, args []any, q files.ListQuery) ([]files.Record, int, error) {
-	recs, err := ix.records(`SELECT `+fileColumns+` FROM files WHERE `+where+` ORDER BY `+order, args...)
+func (ix *Index) listAll(ctx context.Context, where, order string, args []any, q files.ListQuery) ([]files.Record, int, error) {
+	recs, err := ix.records(ctx, `SELECT `+fileColumns+` FROM files WHERE `+where+` ORDER BY `+order, args...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -106,12 +107,12 @@ func (ix *Index) listAll(where, order string, args []any, q files.ListQuery) ([]
 
 // recordsByID reads the rows of ids, in batches that stay under SQLite's
 // limit on bound parameters.
-func (ix *Index) recordsByID(ids []any) ([]files.Record, error) {
+func (ix *Index) recordsByID(ctx context.Context, ids []any) ([]files.Record, error) {
 	const batch = 500
 	var out []files.Record
 	for len(ids) > 0 {
 		n := min(batch, len(ids))
-		recs, err := ix.records(`SELECT `+fileColumns+` FROM files WHERE id IN (`+placeholders(n)+`)`, ids[:n]...)
+		recs, err := ix.records(ctx, `SELECT `+fileColumns+` FROM files WHERE id IN (`+placeholders(n)+`)`, ids[:n]...)
 		if err != nil {
 			return nil, err
 		}
@@ -121,8 +122,8 @@ func (ix *Index) recordsByID(ids []any) ([]files.Record, error) {
 	return out, nil
 }
 
-func (ix *Index) records(query string, args ...any) ([]files.Record, error) {
-	rows, err := ix.r.Query(query, args...)
+func (ix *Index) records(ctx context.Context, query string, args ...any) ([]files.Record, error) {
+	rows, err := ix.r.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, wrap("list", err)
 	}

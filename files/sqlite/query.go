@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"context"
 	"database/sql"
 
 	"convfiles/files"
@@ -31,16 +32,18 @@ func scanRecord(row scanner) (files.Record, error) {
 }
 
 // Lookup returns the live file (conversation, name).
-func (ix *Index) Lookup(conversation, name string) (files.Record, error) {
-	return lookup(ix.r, conversation, name)
+func (ix *Index) Lookup(ctx context.Context, conversation, name string) (files.Record, error) {
+	return lookup(ctxRower{ctx, ix.r}, conversation, name)
 }
 
 // ByID returns a file by ID, live or deleted.
-func (ix *Index) ByID(id string) (files.Record, error) { return byID(ix.r, id) }
+func (ix *Index) ByID(ctx context.Context, id string) (files.Record, error) {
+	return byID(ctxRower{ctx, ix.r}, id)
+}
 
 // Versions lists a file's kept versions, newest first.
-func (ix *Index) Versions(fileID string) ([]files.Version, error) {
-	rows, err := ix.r.Query(`SELECT file_id, version, name, mime_type, size, sha256, saved_on, kept_on, reason
+func (ix *Index) Versions(ctx context.Context, fileID string) ([]files.Version, error) {
+	rows, err := ix.r.QueryContext(ctx, `SELECT file_id, version, name, mime_type, size, sha256, saved_on, kept_on, reason
 		FROM versions WHERE file_id = ? ORDER BY version DESC`, fileID)
 	if err != nil {
 		return nil, wrap("list versions", err)
@@ -60,8 +63,8 @@ func (ix *Index) Versions(fileID string) ([]files.Version, error) {
 }
 
 // Conversations summarizes every conversation with files or versions.
-func (ix *Index) Conversations() ([]files.ConversationInfo, error) {
-	rows, err := ix.r.Query(`
+func (ix *Index) Conversations(ctx context.Context) ([]files.ConversationInfo, error) {
+	rows, err := ix.r.QueryContext(ctx, `
 		SELECT c, SUM(n), SUM(b), SUM(vb), MAX(m) FROM (
 			SELECT conversation AS c, COUNT(*) AS n, SUM(size) AS b, 0 AS vb, MAX(modified_on) AS m
 				FROM files WHERE deleted_on IS NULL GROUP BY conversation
@@ -86,8 +89,8 @@ func (ix *Index) Conversations() ([]files.ConversationInfo, error) {
 }
 
 // ConversationIDs lists every conversation the index holds rows for.
-func (ix *Index) ConversationIDs() ([]string, error) {
-	rows, err := ix.r.Query(`SELECT DISTINCT conversation FROM files`)
+func (ix *Index) ConversationIDs(ctx context.Context) ([]string, error) {
+	rows, err := ix.r.QueryContext(ctx, `SELECT DISTINCT conversation FROM files`)
 	if err != nil {
 		return nil, wrap("list conversations", err)
 	}

@@ -14,9 +14,9 @@ import (
 // (their size or modification time differ), deletions for vanished ones,
 // no rows for versions whose bytes are gone, and a list of version bytes
 // without rows for the caller to remove.
-func (ix *Index) Reconcile(conversation string, disk []files.DiskFile, versionsOnDisk map[string][]int) (files.ReconcileResult, error) {
+func (ix *Index) Reconcile(ctx context.Context, conversation string, disk []files.DiskFile, versionsOnDisk map[string][]int) (files.ReconcileResult, error) {
 	res := files.ReconcileResult{OrphanVersions: map[string][]int{}}
-	live, err := ix.records(`SELECT `+fileColumns+` FROM files WHERE conversation = ? AND deleted_on IS NULL`, conversation)
+	live, err := ix.records(ctx, `SELECT `+fileColumns+` FROM files WHERE conversation = ? AND deleted_on IS NULL`, conversation)
 	if err != nil {
 		return res, err
 	}
@@ -24,12 +24,12 @@ func (ix *Index) Reconcile(conversation string, disk []files.DiskFile, versionsO
 	for _, rec := range live {
 		byName[rec.Name] = rec
 	}
-	kept, err := ix.keptVersions(conversation)
+	kept, err := ix.keptVersions(ctx, conversation)
 	if err != nil {
 		return res, err
 	}
 	descs := describeChanged(disk, byName)
-	err = ix.inTx(context.Background(), func(tx *stmtTx) error {
+	err = ix.inTx(ctx, func(tx *stmtTx) error {
 		now := ix.now()
 		emit := func(ev files.Event) error {
 			ev, err := ix.insertEvent(tx, ev)
@@ -107,8 +107,8 @@ func (ix *Index) Reconcile(conversation string, disk []files.DiskFile, versionsO
 
 // keptVersions returns the (file ID, version) pairs the index holds for a
 // conversation.
-func (ix *Index) keptVersions(conversation string) (map[[2]any]bool, error) {
-	rows, err := ix.r.Query(`SELECT file_id, version FROM versions WHERE conversation = ?`, conversation)
+func (ix *Index) keptVersions(ctx context.Context, conversation string) (map[[2]any]bool, error) {
+	rows, err := ix.r.QueryContext(ctx, `SELECT file_id, version FROM versions WHERE conversation = ?`, conversation)
 	if err != nil {
 		return nil, wrap("reconcile", err)
 	}

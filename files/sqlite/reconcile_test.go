@@ -23,7 +23,7 @@ func TestRestartReconcilesIndexWithDisk(t *testing.T) {
 	write(t, sp, "c.txt", "c")
 	gone := e.space(t, "gone")
 	write(t, gone, "x.txt", "x")
-	last, _ := e.index.LastEvent()
+	_, last, _ := e.index.EventRange(ctx0)
 	e.close()
 
 	conv := filepath.Join(e.dir, "files", "c1")
@@ -61,7 +61,7 @@ func TestRestartReconcilesIndexWithDisk(t *testing.T) {
 	if len(convs) != 1 || convs[0].ID != "c1" || convs[0].Files != 3 || convs[0].Bytes != 2+7+3 || convs[0].VersionBytes != 2 {
 		t.Errorf("conversations: %+v", convs)
 	}
-	evs, _ := e.index.Events("", last, 100)
+	evs, _ := e.index.Events(ctx0, "", last, 100)
 	got := map[string]files.EventType{}
 	for _, ev := range evs {
 		got[ev.Conversation+"/"+ev.Name] = ev.Type
@@ -74,9 +74,9 @@ func TestRestartReconcilesIndexWithDisk(t *testing.T) {
 		}
 	}
 	// A second restart finds nothing to do.
-	last, _ = e.index.LastEvent()
+	_, last, _ = e.index.EventRange(ctx0)
 	e.restart(t)
-	if evs, _ := e.index.Events("", last, 10); len(evs) != 0 {
+	if evs, _ := e.index.Events(ctx0, "", last, 10); len(evs) != 0 {
 		t.Errorf("a clean restart changed things: %+v", evs)
 	}
 }
@@ -100,8 +100,8 @@ func TestRemoveConversationDropsRowsAndVersions(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e.dir, "files", "c1")); !os.IsNotExist(err) {
 		t.Errorf("folder survived: %v", err)
 	}
-	last, _ := e.index.LastEvent()
-	evs, _ := e.index.Events("c1", last-1, 10)
+	_, last, _ := e.index.EventRange(ctx0)
+	evs, _ := e.index.Events(ctx0, "c1", last-1, 10)
 	if len(evs) != 1 || evs[0].Type != files.ConversationDeleted {
 		t.Errorf("events: %+v", evs)
 	}

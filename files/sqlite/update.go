@@ -42,10 +42,22 @@ func (t *writeTx) Usage(conversation string) (files.Usage, error) { return usage
 func (t *writeTx) Apply(c files.Change) (files.Applied, error) { return t.ix.apply(t.tx, c) }
 
 // Usage returns what a conversation holds, as of the last commit.
-func (ix *Index) Usage(conversation string) (files.Usage, error) { return usage(ix.r, conversation) }
+func (ix *Index) Usage(ctx context.Context, conversation string) (files.Usage, error) {
+	return usage(ctxRower{ctx, ix.r}, conversation)
+}
 
 type queryRower interface {
 	QueryRow(query string, args ...any) *sql.Row
+}
+
+// ctxRower runs the queries of a read under its caller's context.
+type ctxRower struct {
+	ctx context.Context
+	db  *sql.DB
+}
+
+func (c ctxRower) QueryRow(query string, args ...any) *sql.Row {
+	return c.db.QueryRowContext(c.ctx, query, args...)
 }
 
 func usage(q queryRower, conversation string) (files.Usage, error) {

@@ -21,7 +21,7 @@ func TestUsageFollowsEveryChange(t *testing.T) {
 	sp := e.space(t, "u1")
 	check := func(step string) {
 		t.Helper()
-		got, err := e.index.Usage("u1")
+		got, err := e.index.Usage(ctx0, "u1")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +45,7 @@ func TestUsageFollowsEveryChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("delete")
-	vs, err := e.index.Versions(mustID(t, e, "u1"))
+	vs, err := e.index.Versions(ctx0, mustID(t, e, "u1"))
 	if err != nil || len(vs) == 0 {
 		t.Fatalf("versions %v %v", vs, err)
 	}
@@ -55,13 +55,13 @@ func TestUsageFollowsEveryChange(t *testing.T) {
 	check("restore")
 	e.restart(t)
 	check("restart")
-	if u, _ := e.index.Usage("u1"); u.Files != 1 || u.Bytes == 0 {
+	if u, _ := e.index.Usage(ctx0, "u1"); u.Files != 1 || u.Bytes == 0 {
 		t.Fatalf("usage after restart %+v", u)
 	}
 	if err := e.store.RemoveConversation("u1"); err != nil {
 		t.Fatal(err)
 	}
-	if u, _ := e.index.Usage("u1"); u != (files.Usage{}) {
+	if u, _ := e.index.Usage(ctx0, "u1"); u != (files.Usage{}) {
 		t.Fatalf("a removed conversation still uses %+v", u)
 	}
 }

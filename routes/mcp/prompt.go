@@ -58,7 +58,7 @@ func ConversationPrompt(store *files.Store, conv string, link func(conversation,
 	var list []prompts.File
 	total := 0
 	if ix := store.Index(); ix != nil {
-		recs, n, err := ix.List(conv, files.ListQuery{Limit: promptFiles})
+		recs, n, err := ix.List(context.Background(), conv, files.ListQuery{Limit: promptFiles})
 		if err != nil {
 			return "", err
 		}

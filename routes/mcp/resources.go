@@ -73,18 +73,18 @@ func (r *resources) load(ctx context.Context) error {
 	if ix == nil {
 		return nil
 	}
-	last, err := ix.LastEvent()
+	_, last, err := ix.EventRange(ctx)
 	if err != nil {
 		return err
 	}
 	convs := []string{r.s.cfg.Conversation}
 	if r.s.cfg.Conversation == "" {
-		if convs, err = ix.ConversationIDs(); err != nil {
+		if convs, err = ix.ConversationIDs(ctx); err != nil {
 			return err
 		}
 	}
 	for _, conv := range convs {
-		list, _, err := ix.List(conv, files.ListQuery{})
+		list, _, err := ix.List(ctx, conv, files.ListQuery{})
 		if err != nil {
 			return err
 		}
