@@ -4,10 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"io"
-	"io/fs"
-	"os"
 	"strconv"
 )
 
@@ -55,20 +52,11 @@ func (sp *Space) lookup(name string) (Record, bool) {
 	return rec, true
 }
 
-// keepVersion links the current content of name into the versions folder
-// as version rec.Version, before a rename replaces or removes it. The link
-// shares the bytes: nothing is copied. It reports whether it kept one.
-func (sp *Space) keepVersion(r *os.Root, name string, rec Record) bool {
-	dst := versionPath(rec.ID, rec.Version)
-	if err := r.MkdirAll(versionsDir+"/"+rec.ID, 0o700); err != nil {
-		sp.opts.Logger.Error("keep version", "conversation", sp.id, "name", name, "err", err)
-		return false
-	}
-	err := r.Link(name, dst)
-	if errors.Is(err, fs.ErrExist) { // left by a crash before the index heard of it
-		r.Remove(dst)
-		err = r.Link(name, dst)
-	}
+// keepVersion copies the current content of name to the versions folder
+// as version rec.Version, before a change replaces or removes it (on disk
+// a link: nothing is copied). It reports whether it kept one.
+func (sp *Space) keepVersion(ctx context.Context, name string, rec Record) bool {
+	err := sp.blobs.Copy(ctx, sp.key(name), sp.key(versionPath(rec.ID, rec.Version)))
 	if err != nil {
 		sp.opts.Logger.Error("keep version", "conversation", sp.id, "name", name, "err", err)
 		return false
@@ -84,7 +72,7 @@ func (sp *Space) versionOf(rec Record, reason string) *Version {
 
 // describe computes the MIME type and SHA-256 of the open file f, reading
 // it from the start; sum, when not nil, is the SHA-256 already known.
-func (sp *Space) describe(f *os.File, name string, sum []byte) (mime, sha string, err error) {
+func (sp *Space) describe(f io.ReaderAt, name string, sum []byte) (mime, sha string, err error) {
 	head := make([]byte, SniffBytes)
 	n, err := f.ReadAt(head, 0)
 	if err != nil && err != io.EOF {

@@ -3,29 +3,22 @@ package files
 import (
 	"context"
 	"errors"
-	"io/fs"
-	"os"
-	"syscall"
 	"time"
 )
 
-// stamp identifies one content of a name on disk. Every write puts a new
-// file (a new inode) in place, so a stamp taken when a file was read no
-// longer matches once anyone has written it since; size and modification
-// time guard against an inode number the file system reused.
+// stamp identifies one content of a name. Every write puts new bytes in
+// place under a new tag (see BlobInfo.Tag), so a stamp taken when a file
+// was read no longer matches once anyone has written it since; size and
+// modification time guard against a tag the store reused.
 type stamp struct {
 	exists bool
-	ino    uint64 // 0: compare size and time only (a caller's Info)
+	tag    string // "": compare size and time only (a caller's Info)
 	size   int64
 	mtime  int64
 }
 
-func stampOf(fi fs.FileInfo) stamp {
-	s := stamp{exists: true, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		s.ino = st.Ino
-	}
-	return s
+func stampOf(b BlobInfo) stamp {
+	return stamp{exists: true, tag: b.Tag, size: b.Size, mtime: b.ModTime.UnixNano()}
 }
 
 // stampOfInfo is the stamp a caller can name: the size and time of an Info.
@@ -33,53 +26,52 @@ func stampOfInfo(i Info) stamp {
 	return stamp{exists: true, size: i.Size, mtime: i.ModTime.UnixNano()}
 }
 
-// matches reports whether what Lstat found (fi, err) is still s.
-func (s stamp) matches(fi fs.FileInfo, err error) bool {
-	if err != nil || !fi.Mode().IsRegular() {
-		return !s.exists && err != nil && errors.Is(err, fs.ErrNotExist)
+// matches reports whether what Blobs.Stat found (b, err) is still s.
+func (s stamp) matches(b BlobInfo, err error) bool {
+	if err != nil {
+		return !s.exists && KindOf(err) == KindNotFound
 	}
-	now := stampOf(fi)
-	return s.exists && now.size == s.size && now.mtime == s.mtime && (s.ino == 0 || now.ino == s.ino)
+	return s.exists && b.Size == s.size && b.ModTime.UnixNano() == s.mtime && (s.tag == "" || b.Tag == s.tag)
 }
 
 func errChanged(name string) error {
 	return E("write", KindConflict, name, "the file changed after it was read; read it again", ErrChanged)
 }
 
-// commit moves tmp over rec.Name as one txn: the file it replaces is kept
-// as a version, the quota and the index see the change at once, and with
-// expect set the move happens only if the name still holds that content
-// (else ErrChanged). It returns the recorded file and the size of the
-// replaced one, or -1 when there was none.
+// commit puts the sealed bytes of bw at rec.Name as one txn: the file it
+// replaces is kept as a version, the quota and the index see the change
+// at once, and with expect set the bytes go in only if the name still
+// holds that content (else ErrChanged). It returns the recorded file and
+// the size of the replaced one, or -1 when there was none.
 //
-// reserved is what the writer reserved for the bytes of tmp: once they
+// reserved is what the writer reserved for the bytes of bw: once they
 // are in place they are the conversation's, no longer a write in flight.
-func (sp *Space) commit(ctx context.Context, r *os.Root, tmp string, rec Record, noReplace bool, expect *stamp, reserved int64) (Record, int64, error) {
+func (sp *Space) commit(ctx context.Context, bw BlobWriter, rec Record, noReplace bool, expect *stamp, reserved int64) (Record, int64, error) {
 	name := rec.Name
 	replaced := int64(-1)
-	t, err := sp.update(ctx, r, "write", name, func(t *txn) error {
+	t, err := sp.update(ctx, "write", name, func(t *txn) error {
 		prev, known := t.lookup(name)
-		fi, err := r.Lstat(name)
-		if expect != nil && !expect.matches(fi, err) {
+		b, err := sp.blobs.Stat(ctx, sp.key(name))
+		if expect != nil && !expect.matches(b, err) {
 			return errChanged(name)
 		}
 		switch {
-		case err == nil && fi.IsDir():
+		case errors.Is(err, ErrIsFolder):
 			return E("write", KindConflict, name, "is a folder; choose another name", nil)
 		case err == nil && noReplace:
 			return errExists("write", name)
-		case err == nil && fi.Mode().IsRegular():
-			replaced = fi.Size()
 		case err == nil:
+			replaced = b.Size
+		case KindOf(err) == KindForbidden:
 			replaced = 0 // a link or other entry is replaced, never followed
-		case !errors.Is(err, fs.ErrNotExist):
+		case KindOf(err) != KindNotFound:
 			return err
 		}
 		known = known && replaced >= 0
-		kept := known && sp.keep() > 0 && sp.keepVersion(r, name, prev)
+		kept := known && sp.keep() > 0 && sp.keepVersion(ctx, name, prev)
 		undo := func() {
 			if kept {
-				r.Remove(versionPath(prev.ID, prev.Version))
+				sp.blobs.Delete(context.WithoutCancel(ctx), sp.key(versionPath(prev.ID, prev.Version)))
 			}
 		}
 		c := t.writeChange(rec, prev, known, replaced, kept)
@@ -87,7 +79,7 @@ func (sp *Space) commit(ctx context.Context, r *os.Root, tmp string, rec Record,
 			undo()
 			return err
 		}
-		if err := place(r, tmp, name, noReplace); err != nil {
+		if err := bw.Put(ctx, sp.key(name), noReplace); err != nil {
 			undo()
 			return err
 		}
@@ -102,22 +94,6 @@ func (sp *Space) commit(ctx context.Context, r *os.Root, tmp string, rec Record,
 		return rec, -1, err
 	}
 	return t.record, replaced, nil
-}
-
-// place puts tmp at name: a rename, or with noReplace a link(2), which
-// fails if the name exists, so two creators in any processes cannot both
-// win, then the removal of tmp.
-func place(r *os.Root, tmp, name string, noReplace bool) error {
-	if !noReplace {
-		return r.Rename(tmp, name)
-	}
-	if err := r.Link(tmp, name); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return errExists("write", name)
-		}
-		return err
-	}
-	return r.Remove(tmp)
 }
 
 // writeChange describes the write of rec over what the name held: the

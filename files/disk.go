@@ -76,23 +76,24 @@ func requireRegular(op, name string, fi fs.FileInfo) error {
 	case m&fs.ModeSymlink != 0:
 		return E(op, KindForbidden, name, "is a symbolic link; convfiles does not follow links", nil)
 	case m.IsDir():
-		return E(op, KindConflict, name, "is a folder, not a file", nil)
+		return E(op, KindConflict, name, "is a folder, not a file", ErrIsFolder)
 	default:
 		return E(op, KindForbidden, name, "is not a regular file", nil)
 	}
 }
 
-// walkFiles calls fn for every regular file below r, skipping reserved
-// entries and links, in lexical order.
-func walkFiles(r *os.Root, fn func(name string, fi fs.FileInfo)) error {
-	return fs.WalkDir(r.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+// walkFiles calls fn for every regular file below dir in r, in lexical
+// order, skipping links and reserved entries (other than dir itself). It
+// stops at ctx's end or fn's first error.
+func walkFiles(ctx context.Context, r *os.Root, dir string, fn func(name string, fi fs.FileInfo) error) error {
+	err := fs.WalkDir(r.FS(), dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if p == "." {
+			if p == dir && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
 			return nil // vanished or unreadable while we walked: not listed
 		}
-		if p != "." && IsReserved(d.Name()) {
+		if p != dir && IsReserved(d.Name()) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
@@ -101,13 +102,16 @@ func walkFiles(r *os.Root, fn func(name string, fi fs.FileInfo)) error {
 		if !d.Type().IsRegular() {
 			return nil
 		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		fi, err := d.Info()
 		if err != nil {
 			return nil
 		}
-		fn(p, fi)
-		return nil
+		return fn(p, fi)
 	})
+	return classify("list", dir, err)
 }
 
 // sweepReserved removes what interrupted writes and deletions left: every
@@ -146,37 +150,42 @@ func sweepReserved(r *os.Root, log *slog.Logger) error {
 	return nil
 }
 
-// rootState holds a Space's lazily opened folder and how to release it.
-type rootState struct {
-	mu      sync.Mutex
-	r       *os.Root
-	release func()
-	closed  bool
+// standaloneRoot is a standalone folder, opened (and swept) on first use
+// and kept open until the Space closes.
+type standaloneRoot struct {
+	mu     sync.Mutex
+	abs    string
+	log    *slog.Logger
+	r      *os.Root
+	closed bool
 }
 
-func (s *rootState) get(create bool, open func(bool) (*os.Root, func(), error)) (*os.Root, error) {
+// open returns the folder; a missing one is made with create, else nil.
+func (s *standaloneRoot) open(_ string, create bool) (*os.Root, func(), error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return nil, E("open", KindInternal, "", "the space is closed", nil)
+		return nil, nil, E("open", KindInternal, "", "the space is closed", nil)
 	}
-	if s.r != nil {
-		return s.r, nil
+	if s.r == nil {
+		r, err := openStandalone(s.abs, create, s.log)
+		if errors.Is(err, fs.ErrNotExist) && !create {
+			return nil, nil, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		s.r = r
 	}
-	r, release, err := open(create)
-	if err != nil || r == nil {
-		return nil, err
-	}
-	s.r, s.release = r, release
-	return r, nil
+	return s.r, func() {}, nil
 }
 
-func (s *rootState) close() error {
+func (s *standaloneRoot) close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
 	if s.r != nil {
-		s.release()
+		s.r.Close()
 		s.r = nil
 	}
 	return nil

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"path"
 	"regexp"
 	"strings"
 )
@@ -108,28 +106,14 @@ func (sp *Space) rename(from, to string, noReplace bool) (Info, error) {
 	if err := sp.checkAlive(op, to); err != nil {
 		return Info{}, err
 	}
-	r, err := sp.root(false)
-	if err != nil {
-		return Info{}, classify(op, from, err)
-	}
-	if r == nil {
-		return Info{}, notFound(op, from)
-	}
-	if dir := path.Dir(to); dir != "." {
-		if err := r.MkdirAll(dir, 0o755); err != nil {
-			return Info{}, classify(op, to, err)
-		}
-	}
 	var info Info
-	_, err = sp.update(context.Background(), r, op, to, func(t *txn) error {
+	_, err = sp.update(context.Background(), op, to, func(t *txn) error {
 		info, err = t.rename(from, to, noReplace)
 		return err
 	})
 	if err != nil {
 		return Info{}, err
 	}
-	syncDir(r, path.Dir(from))
-	syncDir(r, path.Dir(to))
 	return info, nil
 }
 
@@ -138,41 +122,38 @@ func (sp *Space) rename(from, to string, noReplace bool) (Info, error) {
 // from survives.
 func (t *txn) rename(from, to string, noReplace bool) (Info, error) {
 	const op = "rename"
-	sp, r := t.sp, t.r
-	fi, err := r.Lstat(from)
+	sp, ctx := t.sp, t.ctx
+	fb, err := sp.blobs.Stat(ctx, sp.key(from))
 	if err != nil {
-		return Info{}, classify(op, from, err)
-	}
-	if err := requireRegular(op, from, fi); err != nil {
-		return Info{}, err
+		return Info{}, relabel(op, err)
 	}
 	replaced := int64(-1)
-	switch old, err := r.Lstat(to); {
-	case err == nil && old.IsDir():
+	switch old, err := sp.blobs.Stat(ctx, sp.key(to)); {
+	case errors.Is(err, ErrIsFolder):
 		return Info{}, E(op, KindConflict, to, "is a folder; choose another name", nil)
 	case err == nil && noReplace && from != to:
 		return Info{}, errExists(op, to)
-	case err == nil && old.Mode().IsRegular():
-		replaced = old.Size()
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return Info{}, classify(op, to, err)
+	case err == nil:
+		replaced = old.Size
+	case KindOf(err) != KindNotFound && KindOf(err) != KindForbidden:
+		return Info{}, relabel(op, err)
 	}
 	c := Change{Type: FileModified, RenamedFrom: from}
 	kept := false
 	if dst, known := t.lookup(to); known && replaced >= 0 && from != to {
 		c.Replaced = &dst
-		if sp.keep() > 0 && sp.keepVersion(r, to, dst) {
+		if sp.keep() > 0 && sp.keepVersion(ctx, to, dst) {
 			c.Kept, kept = sp.versionOf(dst, "overwrite"), true
 		}
 	}
 	undo := func() {
 		if kept {
-			r.Remove(versionPath(c.Kept.FileID, c.Kept.Version))
+			sp.blobs.Delete(context.WithoutCancel(ctx), sp.key(versionPath(c.Kept.FileID, c.Kept.Version)))
 		}
 	}
 	rec, known := t.lookup(from)
 	if !known {
-		rec = Record{Conversation: sp.id, Size: fi.Size(), DiskTime: fi.ModTime().UnixNano()}
+		rec = Record{Conversation: sp.id, Size: fb.Size, DiskTime: fb.ModTime.UnixNano()}
 		c.Type, c.RenamedFrom = FileCreated, ""
 	}
 	rec.Name, rec.Modified = to, sp.opts.Now()
@@ -181,30 +162,15 @@ func (t *txn) rename(from, to string, noReplace bool) (Info, error) {
 		undo()
 		return Info{}, err
 	}
-	if noReplace && from != to {
-		// As a create does: link(2) fails if the name exists, so no other
-		// process can slip a file in between the check and the move.
-		if err := r.Link(from, to); err != nil {
-			undo()
-			if errors.Is(err, fs.ErrExist) {
-				return Info{}, errExists(op, to)
-			}
-			return Info{}, classify(op, from, err)
-		}
-		if err := r.Remove(from); err != nil {
-			r.Remove(to)
-			undo()
-			return Info{}, classify(op, from, err)
-		}
-	} else if err := r.Rename(from, to); err != nil {
+	if err := sp.blobs.Move(ctx, sp.key(from), sp.key(to), noReplace); err != nil {
 		undo()
-		return Info{}, classify(op, from, err)
+		return Info{}, relabel(op, err)
 	}
 	t.applied = true
 	if t.tx == nil {
 		sp.q.committed -= max(replaced, 0)
 	}
-	return Info{ID: t.record.ID, Name: to, Size: fi.Size(), ModTime: fi.ModTime(), Replaced: replaced}, nil
+	return Info{ID: t.record.ID, Name: to, Size: fb.Size, ModTime: fb.ModTime, Replaced: replaced}, nil
 }
 
 // ReplaceLines replaces lines start to end (1-based, inclusive) of the file
@@ -221,10 +187,6 @@ func (sp *Space) ReplaceLines(ctx context.Context, name string, start, end int, 
 		return 0, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return 0, classify(op, info.Name, err)
-	}
 	w, err := sp.Create(ctx, info.Name, opts)
 	if err != nil {
 		return 0, err
@@ -233,7 +195,7 @@ func (sp *Space) ReplaceLines(ctx context.Context, name string, start, end int, 
 	if opts.IfUnchanged == nil {
 		// The edit is made over the content read; if another writer
 		// changes the file first, it is made again over theirs.
-		st := stampOf(fi)
+		st := stampOf(f.Info())
 		w.base = &st
 		w.rebase = func(w *Writer, src rebaseSource) error {
 			if src.cur == nil {

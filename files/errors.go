@@ -114,6 +114,10 @@ func quoteName(name string) string {
 // errExists is the conflict of a name that is taken where a new one was
 // needed. It wraps fs.ErrExist, so a door can tell the caller how to
 // proceed (another name, or a write that replaces) without reading text.
+// ErrIsFolder is the cause of a KindConflict error about a folder where a
+// file was expected.
+var ErrIsFolder = errors.New("is a folder")
+
 // ErrChanged is the cause of a write refused by WriteOptions.IfUnchanged:
 // the file changed after it was read.
 var ErrChanged = errors.New("the file changed after it was read")

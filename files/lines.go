@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"os"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -102,7 +101,7 @@ func (c *lineCache) put(key string, ix *lineIndex) {
 
 // lines returns the line index of an open file, from the cache or by one
 // pass over the file.
-func (sp *Space) lines(f *os.File, info Info) (*lineIndex, error) {
+func (sp *Space) lines(f io.ReaderAt, info Info) (*lineIndex, error) {
 	key := sp.hostDir + "\x00" + info.Name
 	if ix := sp.lineCache.get(key, info); ix != nil {
 		return ix, nil

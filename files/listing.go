@@ -1,26 +1,22 @@
 package files
 
 import (
-	"io/fs"
+	"context"
+	"errors"
 	"sort"
+	"strings"
 )
 
 // List returns every regular file of the Space, sorted by name. Reserved
 // entries (temporary files of writes in progress) and links are not listed.
 func (sp *Space) List() ([]Info, error) {
-	r, err := sp.root(false)
-	if err != nil {
-		return nil, classify("list", "", err)
-	}
-	if r == nil {
-		return nil, nil
-	}
 	var out []Info
-	err = walkFiles(r, func(name string, fi fs.FileInfo) {
-		out = append(out, Info{Name: name, Size: fi.Size(), ModTime: fi.ModTime()})
+	err := sp.blobs.List(context.Background(), sp.id, "", func(b BlobInfo) error {
+		out = append(out, Info{Name: b.Path, Size: b.Size, ModTime: b.ModTime})
+		return nil
 	})
 	if err != nil {
-		return nil, classify("list", "", err)
+		return nil, relabel("list", err)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
@@ -29,24 +25,15 @@ func (sp *Space) List() ([]Info, error) {
 // Summary counts the files and bytes of the Space and finds its newest change.
 func (sp *Space) Summary() (ConversationInfo, error) {
 	info := ConversationInfo{ID: sp.id}
-	r, err := sp.root(false)
-	if err != nil {
-		return info, classify("summary", "", err)
-	}
-	if r == nil {
-		return info, notFound("summary", sp.id)
-	}
-	if fi, err := r.Stat("."); err == nil {
-		info.Modified = fi.ModTime()
-	}
-	err = walkFiles(r, func(_ string, fi fs.FileInfo) {
+	err := sp.blobs.List(context.Background(), sp.id, "", func(b BlobInfo) error {
 		info.Files++
-		info.Bytes += fi.Size()
-		if fi.ModTime().After(info.Modified) {
-			info.Modified = fi.ModTime()
+		info.Bytes += b.Size
+		if b.ModTime.After(info.Modified) {
+			info.Modified = b.ModTime
 		}
+		return nil
 	})
-	return info, classify("summary", "", err)
+	return info, relabel("summary", err)
 }
 
 // DirEntry is one entry of a folder listing.
@@ -56,7 +43,9 @@ type DirEntry struct {
 }
 
 // ReadDir lists the folder dir ("" or "." for the top), without recursion,
-// sorted by name. Reserved entries and links are left out.
+// sorted by name. Reserved entries and links are left out. A folder is
+// there while it holds a file, as in an object store: an empty one is not
+// listed.
 func (sp *Space) ReadDir(dir string) ([]DirEntry, error) {
 	const op = "list"
 	if dir != "" && dir != "." {
@@ -68,35 +57,34 @@ func (sp *Space) ReadDir(dir string) ([]DirEntry, error) {
 	} else {
 		dir = "."
 	}
-	r, err := sp.root(false)
-	if err != nil {
-		return nil, classify(op, dir, err)
-	}
-	if r == nil {
-		if dir == "." {
-			return nil, nil
-		}
-		return nil, notFound(op, dir)
-	}
+	ctx := context.Background()
 	if dir != "." {
-		fi, err := r.Lstat(dir)
-		if err != nil {
-			return nil, classify(op, dir, err)
-		}
-		if !fi.IsDir() {
+		_, err := sp.blobs.Stat(ctx, sp.key(dir))
+		switch {
+		case err == nil:
 			return nil, E(op, KindConflict, dir, "is not a folder", nil)
+		case !errors.Is(err, ErrIsFolder):
+			return nil, relabel(op, err)
 		}
 	}
-	entries, err := fs.ReadDir(r.FS(), dir)
+	prefix := ""
+	if dir != "." {
+		prefix = dir + "/"
+	}
+	seen := map[string]bool{}
+	var entries []DirEntry
+	err := sp.blobs.List(ctx, sp.id, strings.TrimSuffix(prefix, "/"), func(b BlobInfo) error {
+		rest := strings.TrimPrefix(b.Path, prefix)
+		child, _, deeper := strings.Cut(rest, "/")
+		if !seen[child] {
+			seen[child] = true
+			entries = append(entries, DirEntry{Name: child, IsDir: deeper})
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, classify(op, dir, err)
+		return nil, relabel(op, err)
 	}
-	out := make([]DirEntry, 0, len(entries))
-	for _, e := range entries {
-		if IsReserved(e.Name()) || !(e.IsDir() || e.Type().IsRegular()) {
-			continue
-		}
-		out = append(out, DirEntry{Name: e.Name(), IsDir: e.IsDir()})
-	}
-	return out, nil
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
+	return entries, nil
 }

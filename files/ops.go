@@ -3,7 +3,6 @@ package files
 import (
 	"context"
 	"io"
-	"os"
 	"regexp"
 )
 
@@ -13,9 +12,9 @@ import (
 // that performs each call over its pipe to that process (see package
 // sandbox), so the index, quotas and events stay in one place.
 //
-// Open and the other calls that return an *os.File hand out a file
-// opened read-only through the conversation's root: a worker receives the
-// descriptor itself and never a path.
+// Open and OpenVersion hand out a Blob to read; where its bytes are in a
+// local file (see LocalFile) a worker receives the descriptor itself and
+// never a path.
 type Ops interface {
 	// ID is the conversation ID, or "" for a standalone folder.
 	ID() string
@@ -23,7 +22,7 @@ type Ops interface {
 	HostPath(name string) string
 
 	Stat(name string) (Info, error)
-	Open(name string) (*os.File, Info, error)
+	Open(name string) (Blob, Info, error)
 	ReadFile(name string, max int64) ([]byte, Info, error)
 	ReadAt(name string, off, n int64) ([]byte, error)
 	ReadLines(name string, q LineQuery) (LineRange, error)

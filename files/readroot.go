@@ -65,7 +65,7 @@ func (rr *ReadRoots) Dirs() []string {
 // Open opens the regular file at the absolute path abs, which must lie inside
 // one of the read roots. The part below the root is validated like any file
 // name and opened through that root, so neither ".." nor a link can leave it.
-func (rr *ReadRoots) Open(abs string) (*os.File, Info, error) {
+func (rr *ReadRoots) Open(abs string) (Blob, Info, error) {
 	const op = "read"
 	if !strings.HasPrefix(abs, "/") {
 		return nil, Info{}, E(op, KindInvalid, abs, "not an absolute path", nil)
@@ -91,7 +91,8 @@ func (rr *ReadRoots) Open(abs string) (*os.File, Info, error) {
 				return nil, Info{}, err
 			}
 			info.Name = abs
-			return f, info, nil
+			b, err := FileBlob(f, abs)
+			return b, info, err
 		}
 	}
 	return nil, Info{}, E(op, KindForbidden, abs, "absolute paths may be read only inside a configured read root ("+rr.describe()+"); use a name relative to the conversation instead", nil)

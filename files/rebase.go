@@ -2,50 +2,42 @@ package files
 
 import (
 	"io"
-	"os"
-	"path"
-
-	"github.com/google/uuid"
 )
 
 // rebaseSource is what a Writer's rebase rebuilds from: the bytes of its
 // previous attempt, and the file as it is now.
 type rebaseSource struct {
-	prev       *os.File // the previous attempt's temporary file
+	prev       io.ReaderAt // the previous attempt's bytes
 	prevSize   int64
-	prevCopied int64    // how much of prev was copied from the old base
-	cur        *os.File // the file now; nil when there is none
+	prevCopied int64 // how much of prev was copied from the old base
+	cur        Blob  // the file now; nil when there is none
 	curSize    int64
 }
 
-// redo starts the Writer over in a new temporary file and has its rebase
-// rebuild the change over the file as it is now, which becomes the new
-// base. What rebase writes is reserved against the limits again but not
-// charged to the budget a second time.
+// redo starts the Writer over in new bytes and has its rebase rebuild the
+// change over the file as it is now, which becomes the new base. What
+// rebase writes is reserved against the limits again but not charged to
+// the budget a second time.
 func (w *Writer) redo() error {
-	cur, fi, err := w.openCurrent()
+	cur, err := w.openCurrent()
 	if err != nil {
 		return err
 	}
 	base := stamp{}
-	src := rebaseSource{prev: w.f, prevSize: w.size, prevCopied: w.copied, cur: cur}
+	prev := w.bw
+	src := rebaseSource{prev: prev, prevSize: w.size, prevCopied: w.copied}
+	defer prev.Close()
 	if cur != nil {
 		defer cur.Close()
-		base, src.curSize = stampOf(fi), fi.Size()
+		src.cur = cur
+		base, src.curSize = stampOf(cur.Info()), cur.Info().Size
 	}
-	prevTmp := w.tmp
-	defer func() {
-		src.prev.Close()
-		w.r.Remove(prevTmp)
-	}()
-	tmp := path.Join(path.Dir(w.name), ReservedPrefix+"tmp-"+uuid.NewString())
-	f, err := w.r.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL|noFollow, 0o644)
+	bw, err := w.sp.blobs.Create(w.ctx, w.sp.key(w.name))
 	if err != nil {
-		return classify("write", w.name, err)
+		return relabel("write", err)
 	}
-	lockTemp(f)
 	w.sp.q.release(w.size)
-	w.f, w.tmp, w.size, w.copied, w.off = f, tmp, 0, 0, 0
+	w.bw, w.size, w.copied, w.off = bw, 0, 0, 0
 	w.lines = newLineIndexer()
 	if w.sum != nil {
 		w.sum = newSequentialHash()

@@ -13,22 +13,15 @@ import (
 // without a row (a crash between disk and index) are removed. It runs at
 // start-up, before anyone else writes, and publishes what it changed.
 func (s *Store) reconcile() error {
-	const op = "reconcile"
 	ix := s.opts.Index
 	ctx := context.Background()
 	seen := map[string]bool{}
-	entries, err := fs.ReadDir(s.root.FS(), ".")
+	err := s.blobs.Conversations(ctx, func(id string) error {
+		seen[id] = true
+		return s.reconcileConversation(ctx, id)
+	})
 	if err != nil {
-		return E(op, KindInternal, "", "cannot read the data folder", err)
-	}
-	for _, e := range entries {
-		if !e.IsDir() || ValidateConversationID(e.Name()) != nil {
-			continue
-		}
-		seen[e.Name()] = true
-		if err := s.reconcileConversation(e.Name()); err != nil {
-			return err
-		}
+		return err
 	}
 	ids, err := ix.ConversationIDs(ctx)
 	if err != nil {
@@ -46,37 +39,37 @@ func (s *Store) reconcile() error {
 	return nil
 }
 
-func (s *Store) reconcileConversation(id string) error {
-	r, err := s.root.OpenRoot(id)
-	if err != nil {
-		return E("reconcile", KindInternal, id, "cannot open the conversation's folder", err)
-	}
-	defer r.Close()
-	sp := &Space{id: id, opts: s.opts}
-	var disk []DiskFile
-	err = walkFiles(r, func(name string, fi fs.FileInfo) {
-		disk = append(disk, DiskFile{Name: name, Size: fi.Size(), DiskTime: fi.ModTime().UnixNano(),
+func (s *Store) reconcileConversation(ctx context.Context, id string) error {
+	sp := &Space{id: id, opts: s.opts, blobs: s.blobs}
+	var stored []DiskFile
+	err := s.blobs.List(ctx, id, "", func(b BlobInfo) error {
+		name := b.Path
+		stored = append(stored, DiskFile{Name: name, Size: b.Size, DiskTime: b.ModTime.UnixNano(),
 			Describe: func() (string, string, error) {
-				f, _, err := openRegular(r, "reconcile", name)
+				f, err := s.blobs.Open(ctx, sp.key(name))
 				if err != nil {
 					return "", "", err
 				}
 				defer f.Close()
 				return sp.describe(f, name, nil)
 			}})
+		return nil
 	})
 	if err != nil {
-		return E("reconcile", KindInternal, id, "cannot walk the conversation's folder", err)
+		return E("reconcile", KindInternal, id, "cannot list the conversation's files", err)
 	}
-	res, err := s.opts.Index.Reconcile(context.Background(), id, disk, versionsOnDisk(r))
+	versions, err := versionsStored(ctx, s.blobs, id)
+	if err != nil {
+		return E("reconcile", KindInternal, id, "cannot list the conversation's versions", err)
+	}
+	res, err := s.opts.Index.Reconcile(ctx, id, stored, versions)
 	if err != nil {
 		return err
 	}
 	for fileID, ns := range res.OrphanVersions {
 		for _, n := range ns {
-			r.Remove(versionPath(fileID, n))
+			s.blobs.Delete(ctx, sp.key(versionPath(fileID, n)))
 		}
-		r.Remove(versionsDir + "/" + fileID) // only if now empty
 	}
 	s.publish(res.Events)
 	return nil

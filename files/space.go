@@ -3,27 +3,26 @@ package files
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
-	"path"
 	"syscall"
 	"time"
 )
 
-// Space is one conversation's folder (or a standalone folder, see OpenDir),
-// opened as an os.Root. Every file operation of every front door goes
-// through a Space. A Space is cheap to create; it opens its folder on first
-// use. It is safe for concurrent use; Close it when done.
+// Space is one conversation's files (or a standalone folder's, see
+// OpenDir). Every file operation of every front door goes through a
+// Space, which keeps the rules (names, limits, versions, conflicts) and
+// leaves the bytes to its Blobs and the metadata to its Index. A Space is
+// cheap to create and safe for concurrent use; Close it when done.
 type Space struct {
 	id      string
 	opts    Options
 	q       *quota
 	gen     uint64
 	hostDir string
-	// openRoot opens the folder and returns how to let go of it.
-	openRoot func(create bool) (*os.Root, func(), error)
+	blobs   Blobs
+	// close releases what the Space holds (a standalone folder's handle).
+	close func() error
 
-	rootMu    rootState
 	lineCache *lineCache // shared by the Spaces of one Store
 	names     *nameLocks // likewise
 }
@@ -50,30 +49,23 @@ func (sp *Space) HostPath(name string) string {
 	return sp.hostDir + "/" + name
 }
 
-// Close releases the folder handle, if one was opened.
-func (sp *Space) Close() error { return sp.rootMu.close() }
-
-// root returns the open folder. With create, a missing folder is made.
-// It returns (nil, nil) when the folder does not exist and create is false.
-func (sp *Space) root(create bool) (*os.Root, error) {
-	return sp.rootMu.get(create, func(create bool) (*os.Root, func(), error) {
-		r, release, err := sp.openRoot(create)
-		if errors.Is(err, fs.ErrNotExist) && !create {
-			return nil, nil, nil
-		}
-		if err != nil || r == nil {
-			return nil, nil, err
-		}
-		return r, release, nil
-	})
+// Close releases what the Space holds.
+func (sp *Space) Close() error {
+	if sp.close == nil {
+		return nil
+	}
+	return sp.close()
 }
+
+// key names the bytes of p in this Space's conversation.
+func (sp *Space) key(p string) BlobKey { return BlobKey{Conversation: sp.id, Path: p} }
 
 // loadUsage learns what the conversation holds the first time this
 // process writes to it; afterwards every change this process commits
 // keeps the count, and a reservation that would not fit asks the index
 // again (see indexedUsage), since another process may have freed space.
 // Reads never need it, so serving a file never walks its conversation.
-func (sp *Space) loadUsage(r *os.Root) error {
+func (sp *Space) loadUsage(ctx context.Context) error {
 	sp.q.mu.Lock()
 	defer sp.q.mu.Unlock()
 	if sp.q.loaded {
@@ -84,7 +76,7 @@ func (sp *Space) loadUsage(r *os.Root) error {
 	if sp.indexed() {
 		total, err = sp.indexedUsage()
 	} else {
-		err = walkFiles(r, func(_ string, info fs.FileInfo) { total += info.Size() })
+		err = sp.blobs.List(ctx, sp.id, "", func(b BlobInfo) error { total += b.Size; return nil })
 	}
 	if err != nil {
 		return err
@@ -107,40 +99,28 @@ func (sp *Space) Stat(name string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	r, err := sp.root(false)
+	b, err := sp.blobs.Stat(context.Background(), sp.key(name))
 	if err != nil {
-		return Info{}, classify(op, name, err)
+		return Info{}, relabel(op, err)
 	}
-	if r == nil {
-		return Info{}, notFound(op, name)
-	}
-	fi, err := r.Lstat(name)
-	if err != nil {
-		return Info{}, classify(op, name, err)
-	}
-	if err := requireRegular(op, name, fi); err != nil {
-		return Info{}, err
-	}
-	return Info{Name: name, Size: fi.Size(), ModTime: fi.ModTime()}, nil
+	return Info{Name: name, Size: b.Size, ModTime: b.ModTime}, nil
 }
 
-// Open opens the regular file name for reading. The caller must close it.
-// A symbolic link is refused even when it points inside the folder: convfiles
-// never creates links, so one found here was planted.
-func (sp *Space) Open(name string) (*os.File, Info, error) {
+// Open opens the file name for reading. The caller must close it. A
+// symbolic link is refused even when it points inside the folder:
+// convfiles never creates links, so one found here was planted.
+func (sp *Space) Open(name string) (Blob, Info, error) {
 	const op = "read"
 	name, err := ValidateName(name)
 	if err != nil {
 		return nil, Info{}, err
 	}
-	r, err := sp.root(false)
+	b, err := sp.blobs.Open(context.Background(), sp.key(name))
 	if err != nil {
-		return nil, Info{}, classify(op, name, err)
+		return nil, Info{}, relabel(op, err)
 	}
-	if r == nil {
-		return nil, Info{}, notFound(op, name)
-	}
-	return openRegular(r, op, name)
+	bi := b.Info()
+	return b, Info{Name: name, Size: bi.Size, ModTime: bi.ModTime}, nil
 }
 
 // openRegular opens name inside r and refuses anything but a regular file,
@@ -171,26 +151,20 @@ func (sp *Space) Remove(name string) error {
 	if err != nil {
 		return err
 	}
-	r, err := sp.root(false)
-	if err != nil {
-		return classify(op, name, err)
-	}
-	if r == nil {
-		return notFound(op, name)
-	}
-	_, err = sp.update(context.Background(), r, op, name, func(t *txn) error {
-		fi, err := r.Lstat(name)
-		if err == nil && fi.IsDir() {
+	ctx := context.Background()
+	_, err = sp.update(ctx, op, name, func(t *txn) error {
+		b, err := sp.blobs.Stat(ctx, sp.key(name))
+		regular := err == nil
+		switch {
+		case errors.Is(err, ErrIsFolder):
 			return E(op, KindConflict, name, "is a folder; only files can be removed", nil)
-		}
-		if err != nil {
-			return classify(op, name, err)
+		case err != nil && KindOf(err) != KindForbidden:
+			return relabel(op, err)
 		}
 		rec, known := t.lookup(name)
-		regular := fi.Mode().IsRegular()
 		c := Change{Type: FileDeleted, Record: rec}
 		if !known {
-			c.Record = Record{Conversation: sp.id, Name: name, Size: fi.Size()}
+			c.Record = Record{Conversation: sp.id, Name: name, Size: b.Size}
 		}
 		// The content moves into the versions folder: nothing is copied
 		// and the delete can be undone.
@@ -202,24 +176,29 @@ func (sp *Space) Remove(name string) error {
 			return err
 		}
 		if keep {
-			if err = r.MkdirAll(versionsDir+"/"+rec.ID, 0o700); err == nil {
-				err = r.Rename(name, versionPath(rec.ID, rec.Version))
-			}
+			err = sp.blobs.Move(ctx, sp.key(name), sp.key(versionPath(rec.ID, rec.Version)), false)
 		} else {
-			err = r.Remove(name)
+			err = sp.blobs.Delete(ctx, sp.key(name))
 		}
 		if err != nil {
-			return classify(op, name, err)
+			return relabel(op, err)
 		}
 		t.applied = true
 		if regular && t.tx == nil {
-			sp.q.committed -= fi.Size()
+			sp.q.committed -= b.Size
 		}
 		return nil
 	})
-	if err != nil {
-		return err
+	return err
+}
+
+// relabel gives an error from Blobs the operation the caller performs.
+func relabel(op string, err error) error {
+	var fe *Error
+	if errors.As(err, &fe) && fe.Op != op {
+		c := *fe
+		c.Op = op
+		return &c
 	}
-	syncDir(r, path.Dir(name))
-	return nil
+	return classify(op, "", err)
 }

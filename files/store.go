@@ -10,8 +10,6 @@ import (
 	"sort"
 	"sync"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // Options configures a Store or a standalone Space.
@@ -51,9 +49,10 @@ func (o Options) withDefaults() Options {
 // Store owns the folder that holds one sub-folder per conversation. It hands
 // out a Space per conversation; all file access goes through a Space.
 type Store struct {
-	dir  string
-	root *os.Root
-	opts Options
+	dir   string
+	root  *os.Root
+	opts  Options
+	blobs *diskBlobs
 
 	mu    sync.Mutex
 	convs map[string]*quota
@@ -78,6 +77,7 @@ func OpenStore(dir string, opts Options) (*Store, error) {
 	}
 	opts = opts.withDefaults()
 	s := &Store{dir: root.Name(), root: root, opts: opts, convs: map[string]*quota{}, roots: newRootCache(256, opts.Now)}
+	s.blobs = &diskBlobs{open: s.openShared, top: root, forget: s.roots.invalidate, log: opts.Logger}
 	sweep := func() error {
 		if err := sweepReserved(root, s.opts.Logger); err != nil {
 			return E(op, KindInternal, "", "cannot sweep leftover temporary files", err)
@@ -129,15 +129,25 @@ func (s *Store) Space(conversationID string) (*Space, error) {
 	q.mu.Lock()
 	gen := q.gen
 	q.mu.Unlock()
-	sp := &Space{id: conversationID, opts: s.opts, q: q, gen: gen, hostDir: s.dir + string(os.PathSeparator) + conversationID, lineCache: &s.lines, names: &s.names}
-	sp.openRoot = func(create bool) (*os.Root, func(), error) {
-		e, err := s.roots.acquire(conversationID, func() (*os.Root, error) { return s.openConversation(conversationID, create) })
-		if err != nil || e == nil {
-			return nil, nil, err
-		}
-		return e.root, func() { s.roots.release(e) }, nil
-	}
+	sp := &Space{id: conversationID, opts: s.opts, q: q, gen: gen, hostDir: s.dir + string(os.PathSeparator) + conversationID,
+		blobs: s.blobs, lineCache: &s.lines, names: &s.names}
 	return sp, nil
+}
+
+// openShared returns a conversation's folder from the cache of open ones,
+// and how to give it back.
+func (s *Store) openShared(id string, create bool) (*os.Root, func(), error) {
+	e, err := s.roots.acquire(id, func() (*os.Root, error) {
+		r, err := s.openConversation(id, create)
+		if errors.Is(err, fs.ErrNotExist) && !create {
+			return nil, nil
+		}
+		return r, err
+	})
+	if err != nil || e == nil {
+		return nil, nil, err
+	}
+	return e.root, func() { s.roots.release(e) }, nil
 }
 
 func (s *Store) quotaFor(id string) *quota {
@@ -179,20 +189,15 @@ func (s *Store) Conversations() ([]ConversationInfo, error) {
 	if s.opts.Index != nil {
 		return s.conversationsFromIndex()
 	}
-	entries, err := fs.ReadDir(s.root.FS(), ".")
-	if err != nil {
-		return nil, E("list conversations", KindInternal, "", "cannot read the data folder", err)
-	}
 	var out []ConversationInfo
-	for _, e := range entries {
-		if !e.IsDir() || ValidateConversationID(e.Name()) != nil {
-			continue
+	err := s.blobs.Conversations(context.Background(), func(id string) error {
+		if info, err := s.Conversation(id); err == nil { // else removed while we listed
+			out = append(out, info)
 		}
-		info, err := s.Conversation(e.Name())
-		if err != nil {
-			continue // removed while we listed
-		}
-		out = append(out, info)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil
@@ -223,41 +228,31 @@ func (s *Store) Conversation(id string) (ConversationInfo, error) {
 	return sp.Summary()
 }
 
-// RemoveConversation deletes a conversation's folder and every file in it.
-// The folder is first renamed to a reserved name, so the conversation
-// disappears at once and a crash mid-way leaves nothing half-deleted in
-// sight (the next OpenStore sweeps the rest). Spaces still open on it refuse
-// further writes.
+// RemoveConversation deletes a conversation and every file in it: its
+// blobs first, which vanish from sight at once (see Blobs), then its rows.
+// Spaces still open on it refuse further writes.
 func (s *Store) RemoveConversation(id string) error {
-	const op = "remove conversation"
 	if err := ValidateConversationID(id); err != nil {
 		return err
 	}
 	q := s.quotaFor(id)
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	trash := ReservedPrefix + "trash-" + uuid.NewString()
-	if err := s.root.Rename(id, trash); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return E(op, KindNotFound, id, "no such conversation", nil)
-		}
-		return E(op, KindInternal, id, "", err)
+	ctx := context.Background()
+	err := s.blobs.RemoveConversation(ctx, id)
+	if KindOf(err) == KindNotFound {
+		return err
 	}
 	q.gen++
 	q.committed, q.loaded = 0, false
-	s.roots.invalidate(id)
 	if s.opts.Index != nil {
-		evs, err := s.opts.Index.RemoveConversation(context.Background(), id)
+		evs, err := s.opts.Index.RemoveConversation(ctx, id)
 		if err != nil {
 			s.opts.Logger.Error("index: remove conversation; the next start-up reconciles it", "conversation", id, "err", err)
 		}
 		s.publish(evs)
 	}
-	if err := s.root.RemoveAll(trash); err != nil {
-		s.opts.Logger.Error("remove conversation folder", "conversation", id, "err", err)
-		return E(op, KindInternal, id, "", err)
-	}
-	return nil
+	return err
 }
 
 // OpenDir returns a Space over a standalone folder (convfiles run --dir), the
@@ -269,20 +264,16 @@ func OpenDir(dir string, opts Options) (*Space, error) {
 	if err != nil {
 		return nil, E("open folder", KindInvalid, dir, "cannot resolve the folder", err)
 	}
-	sp := &Space{opts: opts.withDefaults(), q: &quota{}, hostDir: abs, lineCache: &lineCache{}, names: &nameLocks{}}
-	sp.openRoot = func(create bool) (*os.Root, func(), error) {
-		r, err := openStandalone(abs, create, sp.opts)
-		if err != nil || r == nil {
-			return nil, nil, err
-		}
-		return r, func() { r.Close() }, nil
-	}
-	return sp, nil
+	opts = opts.withDefaults()
+	folder := &standaloneRoot{abs: abs, log: opts.Logger}
+	blobs := &diskBlobs{open: folder.open, log: opts.Logger}
+	return &Space{opts: opts, q: &quota{}, hostDir: abs, blobs: blobs, close: folder.close,
+		lineCache: &lineCache{}, names: &nameLocks{}}, nil
 }
 
 // openStandalone opens (with create, making) a standalone folder and sweeps
 // leftovers of interrupted writes in it.
-func openStandalone(abs string, create bool, opts Options) (*os.Root, error) {
+func openStandalone(abs string, create bool, log *slog.Logger) (*os.Root, error) {
 	r, err := os.OpenRoot(abs)
 	if errors.Is(err, fs.ErrNotExist) && create {
 		if err = os.MkdirAll(abs, 0o755); err != nil {
@@ -293,7 +284,7 @@ func openStandalone(abs string, create bool, opts Options) (*os.Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := sweepReserved(r, opts.Logger); err != nil {
+	if err := sweepReserved(r, log); err != nil {
 		r.Close()
 		return nil, err
 	}

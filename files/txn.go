@@ -16,7 +16,7 @@ import (
 // overshot by two processes at once.
 type txn struct {
 	sp      *Space
-	r       *os.Root
+	ctx     context.Context
 	tx      Tx // nil without an index
 	before  int64
 	record  Record
@@ -31,15 +31,17 @@ type txn struct {
 // t.applied), a failure of the index to commit is logged, not returned: the
 // bytes are where the caller put them, disk is the truth, and the next
 // start-up reconciles the index with it.
-func (sp *Space) update(ctx context.Context, r *os.Root, op, name string, fn func(t *txn) error) (*txn, error) {
+func (sp *Space) update(ctx context.Context, op, name string, fn func(t *txn) error) (*txn, error) {
 	sp.q.mu.Lock()
 	defer sp.q.mu.Unlock()
 	if sp.q.gen != sp.gen {
 		return nil, errDeleted(op, name)
 	}
-	t := &txn{sp: sp, r: r}
+	t := &txn{sp: sp, ctx: ctx}
 	if !sp.indexed() {
-		defer lockFolder(r)()
+		if l, ok := sp.blobs.(interface{ lock(string) func() }); ok {
+			defer l.lock(sp.id)()
+		}
 		if err := fn(t); err != nil {
 			return nil, err
 		}
@@ -47,7 +49,7 @@ func (sp *Space) update(ctx context.Context, r *os.Root, op, name string, fn fun
 		return t, nil
 	}
 	err := sp.opts.Index.Update(context.WithoutCancel(ctx), func(tx Tx) error {
-		*t = txn{sp: sp, r: r, tx: tx}
+		*t = txn{sp: sp, ctx: ctx, tx: tx}
 		u, err := tx.Usage(sp.id)
 		if err != nil {
 			return err
@@ -133,7 +135,7 @@ func (t *txn) change(op string, c Change) error {
 // It runs under the conversation's lock, after the transaction.
 func (t *txn) finish() {
 	for _, v := range t.pruned {
-		t.r.Remove(versionPath(v.FileID, v.Version))
+		t.sp.blobs.Delete(context.WithoutCancel(t.ctx), t.sp.key(versionPath(v.FileID, v.Version)))
 	}
 	for _, ev := range t.events {
 		t.sp.opts.Bus.Publish(ev)

@@ -2,9 +2,8 @@ package files
 
 import (
 	"context"
-	"io/fs"
-	"os"
 	"sort"
+	"strings"
 )
 
 // Record returns the indexed record of a file, by ID or by name. A deleted
@@ -52,22 +51,18 @@ func (sp *Space) Versions(idOrName string) ([]Version, error) {
 
 // OpenVersion opens version n of the file with the given ID for reading.
 // The caller must close it.
-func (sp *Space) OpenVersion(id string, n int) (*os.File, Version, error) {
+func (sp *Space) OpenVersion(id string, n int) (Blob, Version, error) {
 	const op = "read version"
 	v, err := sp.findVersion(id, n)
 	if err != nil {
 		return nil, Version{}, err
 	}
-	r, err := sp.root(false)
-	if err != nil || r == nil {
-		return nil, Version{}, classify(op, v.Name, err)
-	}
-	f, _, err := openRegular(r, op, versionPath(v.FileID, v.Version))
+	f, err := sp.blobs.Open(context.Background(), sp.key(versionPath(v.FileID, v.Version)))
 	if err != nil {
 		if KindOf(err) == KindNotFound {
 			return nil, Version{}, E(op, KindNotFound, v.Name, "the bytes of this version are gone", nil)
 		}
-		return nil, Version{}, err
+		return nil, Version{}, relabel(op, err)
 	}
 	return f, v, nil
 }
@@ -165,20 +160,15 @@ func SortRecords(recs []Record, key SortKey, desc bool) {
 	})
 }
 
-// versionsOnDisk lists the kept versions found in the versions folder.
-func versionsOnDisk(r *os.Root) map[string][]int {
+// versionsStored lists the kept versions a conversation's blobs hold.
+func versionsStored(ctx context.Context, blobs Blobs, conversation string) (map[string][]int, error) {
 	out := map[string][]int{}
-	ids, _ := fs.ReadDir(r.FS(), versionsDir)
-	for _, d := range ids {
-		if !d.IsDir() {
-			continue
+	err := blobs.List(ctx, conversation, versionsDir, func(b BlobInfo) error {
+		id, n, ok := strings.Cut(strings.TrimPrefix(b.Path, versionsDir+"/"), "/")
+		if v, isVersion := parseVersion(n); ok && isVersion {
+			out[id] = append(out[id], v)
 		}
-		vs, _ := fs.ReadDir(r.FS(), versionsDir+"/"+d.Name())
-		for _, v := range vs {
-			if n, ok := parseVersion(v.Name()); ok && v.Type().IsRegular() {
-				out[d.Name()] = append(out[d.Name()], n)
-			}
-		}
-	}
-	return out
+		return nil
+	})
+	return out, err
 }

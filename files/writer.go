@@ -5,13 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
-	"os"
-	"path"
-	"syscall"
-
-	"github.com/google/uuid"
 )
 
 // Writer is a file being written through a Space. Its bytes go to a
@@ -24,10 +18,8 @@ type Writer struct {
 	sp      *Space
 	ctx     context.Context
 	opts    WriteOptions
-	r       *os.Root
-	f       *os.File
+	bw      BlobWriter
 	name    string // the validated target name
-	tmp     string // the temporary file's name
 	size    int64  // bytes in the temporary file, all reserved
 	copied  int64  // of which copied from the old file (Append)
 	charged int64  // bytes charged to the budget
@@ -69,26 +61,14 @@ func (sp *Space) newWriter(ctx context.Context, name string, opts WriteOptions, 
 	if err := sp.checkAlive(op, name); err != nil {
 		return nil, err
 	}
-	r, err := sp.root(true)
+	if err := sp.loadUsage(ctx); err != nil {
+		return nil, classify(op, name, err)
+	}
+	bw, err := sp.blobs.Create(ctx, sp.key(name))
 	if err != nil {
-		return nil, classify(op, name, err)
+		return nil, relabel(op, err)
 	}
-	if err := sp.loadUsage(r); err != nil {
-		return nil, classify(op, name, err)
-	}
-	dir := path.Dir(name)
-	if dir != "." {
-		if err := r.MkdirAll(dir, 0o755); err != nil {
-			return nil, classify(op, name, err)
-		}
-	}
-	tmp := path.Join(dir, ReservedPrefix+"tmp-"+uuid.NewString())
-	f, err := r.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL|noFollow, 0o644)
-	if err != nil {
-		return nil, classify(op, name, err)
-	}
-	lockTemp(f)
-	w := &Writer{sp: sp, ctx: ctx, opts: opts, r: r, f: f, name: name, tmp: tmp, lines: newLineIndexer(), lowest: math.MaxInt64}
+	w := &Writer{sp: sp, ctx: ctx, opts: opts, bw: bw, name: name, lines: newLineIndexer(), lowest: math.MaxInt64}
 	if sp.indexed() {
 		w.sum = newSequentialHash()
 	}
@@ -109,7 +89,7 @@ func (sp *Space) newWriter(ctx context.Context, name string, opts WriteOptions, 
 // copyOld fills the temporary file with the current version of the file,
 // and makes it the Writer's base.
 func (w *Writer) copyOld() error {
-	old, fi, err := w.openCurrent()
+	old, err := w.openCurrent()
 	if err != nil {
 		return err
 	}
@@ -118,27 +98,22 @@ func (w *Writer) copyOld() error {
 		return nil
 	}
 	defer old.Close()
-	st := stampOf(fi)
+	st := stampOf(old.Info())
 	w.base = &st
-	return w.copyFrom(old, fi.Size())
+	return w.copyFrom(old, old.Info().Size)
 }
 
 // openCurrent opens the file as it is now, or returns nil when there is
 // none.
-func (w *Writer) openCurrent() (*os.File, fs.FileInfo, error) {
-	f, _, err := openRegular(w.r, "append", w.name)
+func (w *Writer) openCurrent() (Blob, error) {
+	f, err := w.sp.blobs.Open(w.ctx, w.sp.key(w.name))
 	if KindOf(err) == KindNotFound {
-		return nil, nil, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, relabel("append", err)
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, classify("append", w.name, err)
-	}
-	return f, fi, nil
+	return f, nil
 }
 
 // copyFrom appends the n bytes of r as copied content: reserved against
@@ -148,10 +123,10 @@ func (w *Writer) copyFrom(r io.ReaderAt, n int64) error {
 	if err := w.reserve(n, false); err != nil {
 		return err
 	}
-	if _, err := w.f.Seek(w.size, io.SeekStart); err != nil {
+	if _, err := w.bw.Seek(w.size, io.SeekStart); err != nil {
 		return classify("append", w.name, err)
 	}
-	m, err := io.Copy(io.MultiWriter(w.f, w.lines, w.sum), io.NewSectionReader(r, 0, n))
+	m, err := io.Copy(io.MultiWriter(w.bw, w.lines, w.sum), io.NewSectionReader(r, 0, n))
 	if err == nil && m != n {
 		err = io.ErrUnexpectedEOF
 	}
@@ -221,7 +196,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 	if !w.redoing {
 		w.lowest = min(w.lowest, off)
 	}
-	n, err := w.f.Write(p)
+	n, err := w.bw.Write(p)
 	w.off += int64(n)
 	if err != nil {
 		w.Abort()
@@ -240,7 +215,7 @@ func (w *Writer) Seek(offset int64, whence int) (int64, error) {
 	if w.done {
 		return 0, E("seek", KindConflict, w.name, "the file was already closed", nil)
 	}
-	n, err := w.f.Seek(offset, whence)
+	n, err := w.bw.Seek(offset, whence)
 	if err != nil {
 		return 0, E("seek", KindInvalid, w.name, "cannot seek there", err)
 	}
@@ -285,34 +260,28 @@ func (w *Writer) Commit() (Info, error) {
 
 func (w *Writer) commitOnce() (Info, error) {
 	const op = "write"
-	if err := w.ctx.Err(); err != nil {
-		return Info{}, classify(op, w.name, err)
-	}
-	if err := w.f.Sync(); err != nil {
-		return Info{}, classify(op, w.name, err)
-	}
-	fi, err := w.f.Stat()
+	sealed, err := w.bw.Seal(w.ctx)
 	if err != nil {
-		return Info{}, classify(op, w.name, err)
+		return Info{}, relabel(op, err)
 	}
-	rec := Record{Conversation: w.sp.id, Name: w.name, Size: fi.Size(), DiskTime: fi.ModTime().UnixNano(),
+	size, mtime := sealed.Size, sealed.ModTime
+	rec := Record{Conversation: w.sp.id, Name: w.name, Size: size, DiskTime: mtime.UnixNano(),
 		Source: w.opts.Source, Session: w.opts.Session, DerivedFrom: w.opts.DerivedFrom, ID: w.opts.reviveID}
 	if w.sp.indexed() {
-		if rec.MIME, rec.SHA256, err = w.sp.describe(w.f, w.name, w.sum.sum(fi.Size())); err != nil {
+		if rec.MIME, rec.SHA256, err = w.sp.describe(w.bw, w.name, w.sum.sum(size)); err != nil {
 			return Info{}, classify(op, w.name, err)
 		}
 	}
-	rec, replaced, err := w.sp.commit(w.ctx, w.r, w.tmp, rec, w.opts.NoReplace, w.base, w.size)
+	rec, replaced, err := w.sp.commit(w.ctx, w.bw, rec, w.opts.NoReplace, w.base, w.size)
 	if err != nil {
 		return Info{}, classify(op, w.name, err)
 	}
 	w.done = true
-	w.f.Close()
-	syncDir(w.r, path.Dir(w.name))
-	if w.lines != nil && w.lines.pos == fi.Size() {
-		w.sp.lineCache.put(w.sp.hostDir+"\x00"+w.name, w.lines.index(fi.Size(), fi.ModTime()))
+	w.bw.Close()
+	if w.lines != nil && w.lines.pos == size {
+		w.sp.lineCache.put(w.sp.hostDir+"\x00"+w.name, w.lines.index(size, mtime))
 	}
-	return Info{ID: rec.ID, Name: w.name, Size: fi.Size(), ModTime: fi.ModTime(), Replaced: replaced}, nil
+	return Info{ID: rec.ID, Name: w.name, Size: size, ModTime: mtime, Replaced: replaced}, nil
 }
 
 // Abort discards the written bytes and releases what they reserved. It is
@@ -322,26 +291,7 @@ func (w *Writer) Abort() {
 		return
 	}
 	w.done = true
-	w.f.Close()
-	w.r.Remove(w.tmp)
+	w.bw.Close()
 	w.sp.q.release(w.size)
 	w.opts.Budget.release(w.charged)
-}
-
-// lockTemp tells a sweep in another process that the temporary file f is
-// live.
-func lockTemp(f *os.File) {
-	syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-}
-
-// syncDir makes a rename or removal in dir durable. A failure is not
-// reported: the data itself is already synced, and the worst case after a
-// crash is the previous version of the name, never a partial file.
-func syncDir(r *os.Root, dir string) {
-	d, err := r.Open(dir)
-	if err != nil {
-		return
-	}
-	d.Sync()
-	d.Close()
 }

@@ -1,9 +1,9 @@
 package routes
 
 import (
+	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 
 	"convfiles/files"
@@ -43,7 +43,7 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 
 // serveBytes sends an open file with its headers; attachment forces a
 // download even for types a browser could show.
-func serveBytes(w http.ResponseWriter, r *http.Request, f *os.File, info files.Info, fh *fileHeaders, attachment bool) {
+func serveBytes(w http.ResponseWriter, r *http.Request, f files.Blob, info files.Info, fh *fileHeaders, attachment bool) {
 	h := w.Header()
 	h["Content-Type"] = fh.ctype
 	h["Content-Disposition"] = fh.inline
@@ -54,9 +54,13 @@ func serveBytes(w http.ResponseWriter, r *http.Request, f *os.File, info files.I
 	h["Content-Security-Policy"] = sandbox
 	h["Cache-Control"] = noCache
 	h["Etag"] = fh.etag
-	// ServeContent seeks back to the start; passing the *os.File itself lets
-	// net/http send it with sendfile.
-	http.ServeContent(w, r, info.Name, info.ModTime, f)
+	// ServeContent seeks back to the start; passing a local file itself
+	// lets net/http send it with sendfile.
+	var content io.ReadSeeker = f
+	if lf := files.LocalFile(f); lf != nil {
+		content = lf
+	}
+	http.ServeContent(w, r, info.Name, info.ModTime, content)
 }
 
 // handleDownload is GET /api/files/{id}/download: always an attachment.
@@ -101,12 +105,7 @@ func (s *Server) handleVersionDownload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		writeError(w, r, s.log, err)
-		return
-	}
-	info := files.Info{Name: v.Name, Size: fi.Size(), ModTime: fi.ModTime()}
+	info := files.Info{Name: v.Name, Size: f.Info().Size, ModTime: f.Info().ModTime}
 	serveBytes(w, r, f, info, describeFile(info, f), true)
 }
 

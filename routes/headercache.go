@@ -1,7 +1,7 @@
 package routes
 
 import (
-	"os"
+	"io"
 	"strconv"
 	"sync"
 	"time"
@@ -46,7 +46,7 @@ func newHeaderCache(max int) *headerCache {
 
 // lookup returns the headers of the open file f, sniffing its head only on
 // a miss. It may move f's offset: http.ServeContent seeks to the start.
-func (c *headerCache) lookup(conv string, info files.Info, f *os.File) *fileHeaders {
+func (c *headerCache) lookup(conv string, info files.Info, f io.Reader) *fileHeaders {
 	key := fileKey{conv, info.Name}
 	c.mu.Lock()
 	e, ok := c.entries[key]
@@ -68,7 +68,7 @@ func (c *headerCache) lookup(conv string, info files.Info, f *os.File) *fileHead
 }
 
 // describeFile sniffs the open file f and works out its headers.
-func describeFile(info files.Info, f *os.File) *fileHeaders {
+func describeFile(info files.Info, f io.Reader) *fileHeaders {
 	_, mt := content.DetectReader(info.Name, f, info.Size)
 	return &fileHeaders{
 		size:       info.Size,

@@ -3,7 +3,6 @@ package runtime
 import (
 	"bufio"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -19,7 +18,7 @@ const MaxOpenFiles = 64
 type handle struct {
 	name   string
 	binary bool
-	f      *os.File         // read handles
+	f      files.Blob       // read handles
 	br     *bufio.Reader    // read handles
 	w      files.FileWriter // write handles
 	closed bool

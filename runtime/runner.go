@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -66,7 +65,7 @@ type Config struct {
 
 // ReadRoots opens a file by absolute path inside the configured folders.
 type ReadRoots interface {
-	Open(abs string) (*os.File, files.Info, error)
+	Open(abs string) (files.Blob, files.Info, error)
 }
 
 // WithDefaults returns c with each zero field set to its default.

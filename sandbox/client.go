@@ -33,7 +33,7 @@ var (
 // inside its read roots, or refuses it.
 type readRoots struct{ cl *client }
 
-func (rr readRoots) Open(abs string) (*os.File, files.Info, error) {
+func (rr readRoots) Open(abs string) (files.Blob, files.Info, error) {
 	return rr.cl.openOp(&message{Op: "readroot", Name: abs})
 }
 
@@ -86,12 +86,12 @@ func (cl *client) Stat(name string) (files.Info, error) {
 }
 
 // Open receives the file's descriptor, opened read-only by the server.
-func (cl *client) Open(name string) (*os.File, files.Info, error) {
+func (cl *client) Open(name string) (files.Blob, files.Info, error) {
 	return cl.openOp(&message{Op: "open", Name: name})
 }
 
 // openOp performs an operation answered with one descriptor.
-func (cl *client) openOp(m *message) (*os.File, files.Info, error) {
+func (cl *client) openOp(m *message) (files.Blob, files.Info, error) {
 	r, fds, err := cl.call(m)
 	if err != nil {
 		return nil, files.Info{}, err
@@ -100,7 +100,8 @@ func (cl *client) openOp(m *message) (*os.File, files.Info, error) {
 		closeAll(fds)
 		return nil, files.Info{}, errors.New("sandbox: no file came with the answer to open")
 	}
-	return fds[0], r.Info, nil
+	b, err := files.FileBlob(fds[0], r.Info.Name)
+	return b, r.Info, err
 }
 
 func (cl *client) ReadFile(name string, max int64) ([]byte, files.Info, error) {

@@ -57,7 +57,7 @@ func (o *opServer) handle(m *message) (*message, []*os.File) {
 	case "stat":
 		r.Info, err = sp.Stat(m.Name)
 	case "open", "readroot":
-		var f *os.File
+		var f files.Blob
 		switch {
 		case m.Op == "open":
 			f, r.Info, err = sp.Open(m.Name)
@@ -67,7 +67,10 @@ func (o *opServer) handle(m *message) (*message, []*os.File) {
 			err = files.E("read", files.KindForbidden, m.Name, "this job reads no absolute paths", nil)
 		}
 		if err == nil {
-			pass = []*os.File{f}
+			var fd *os.File
+			if fd, err = descriptorOf(f); err == nil {
+				pass = []*os.File{fd}
+			}
 		}
 	case "readfile":
 		r.Data, r.Info, err = sp.ReadFile(m.Name, m.A)

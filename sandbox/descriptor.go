@@ -1,0 +1,33 @@
+package sandbox
+
+import (
+	"io"
+	"os"
+
+	"convfiles/files"
+)
+
+// descriptorOf returns a descriptor a worker can read b through, and
+// closes b. Bytes kept in a local file are handed over as that file, so
+// nothing is copied; bytes kept elsewhere are first copied into an
+// unnamed temporary file, which only the worker can then reach.
+func descriptorOf(b files.Blob) (*os.File, error) {
+	if lf := files.LocalFile(b); lf != nil {
+		return lf, nil // closing it after the send closes b
+	}
+	defer b.Close()
+	tmp, err := os.CreateTemp("", "convfiles-blob-")
+	if err != nil {
+		return nil, files.E("read", files.KindInternal, b.Info().Path, "cannot hand the file to the worker", err)
+	}
+	os.Remove(tmp.Name())
+	if _, err := io.Copy(tmp, io.NewSectionReader(b, 0, b.Info().Size)); err != nil {
+		tmp.Close()
+		return nil, files.E("read", files.KindInternal, b.Info().Path, "cannot hand the file to the worker", err)
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		tmp.Close()
+		return nil, files.E("read", files.KindInternal, b.Info().Path, "cannot hand the file to the worker", err)
+	}
+	return tmp, nil
+}
