@@ -123,3 +123,6 @@ func (s *Store) conversationsFromIndex() ([]ConversationInfo, error) {
 	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
 	return list, nil
 }
+
+// Blobs returns where the Store keeps the bytes of files.
+func (s *Store) Blobs() Blobs { return s.blobs }

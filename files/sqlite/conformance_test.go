@@ -21,6 +21,31 @@ func TestConformance(t *testing.T) {
 	filestest.RunShared(t, twoProcesses(-1))
 }
 
+// TestConformanceInMemory runs the suite against a Store whose index is
+// an in-memory SQLite database: the fast setup other packages' tests use
+// when they need an index but not a file.
+func TestConformanceInMemory(t *testing.T) {
+	filestest.Run(t, func(t *testing.T, l files.Limits) filestest.Setup {
+		ix, err := sqlite.OpenMemory()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := files.OpenStore(filepath.Join(t.TempDir(), "files"), files.Options{Limits: l, Index: ix, Sniff: content.SniffMIME})
+		if err != nil {
+			ix.Close()
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close(); ix.Close() })
+		return filestest.Setup{Dir: filepath.Join(s.Dir(), "conf"), Open: func() *files.Space {
+			sp, err := s.Space("conf")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return sp
+		}}
+	})
+}
+
 // twoProcesses makes setups of two Stores over one folder and index, each
 // keeping versions as files.Options.Versions says.
 func twoProcesses(versions int) filestest.Maker {

@@ -20,6 +20,7 @@ import (
 
 	"convfiles/files"
 
+	"github.com/google/uuid"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -53,21 +54,38 @@ func Open(path string) (*Index, error) {
 		q.Add("_pragma", p)
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
-	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	return open(path, dsn+"&_txlock=immediate", dsn+"&mode=ro")
+}
+
+// OpenMemory opens a new, empty index that lives in this process's memory
+// and is gone when closed: for tests that need an index and speed, not
+// durability. Its readers and its writer share one database.
+func OpenMemory() (*Index, error) {
+	q := url.Values{}
+	for _, p := range []string{"busy_timeout(10000)", "foreign_keys(ON)"} {
+		q.Add("_pragma", p)
+	}
+	dsn := "file:/convfiles-" + uuid.NewString() + "?vfs=memdb&" + q.Encode()
+	return open("memory", dsn+"&_txlock=immediate", dsn)
+}
+
+// open opens the index's writer and readers by their data source names.
+func open(what, writer, readers string) (*Index, error) {
+	w, err := sql.Open("sqlite", writer)
 	if err != nil {
-		return nil, fmt.Errorf("open index %s: %w", path, err)
+		return nil, fmt.Errorf("open index %s: %w", what, err)
 	}
 	w.SetMaxOpenConns(1)
-	r, err := sql.Open("sqlite", dsn+"&mode=ro")
+	r, err := sql.Open("sqlite", readers)
 	if err != nil {
 		w.Close()
-		return nil, fmt.Errorf("open index %s: %w", path, err)
+		return nil, fmt.Errorf("open index %s: %w", what, err)
 	}
 	r.SetMaxOpenConns(8)
 	ix := &Index{w: w, r: r, now: time.Now, eventsKept: DefaultEventsKept}
 	if err := ix.migrate(); err != nil {
 		ix.Close()
-		return nil, fmt.Errorf("index %s: %w", path, err)
+		return nil, fmt.Errorf("index %s: %w", what, err)
 	}
 	return ix, nil
 }

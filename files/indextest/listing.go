@@ -1,0 +1,123 @@
+package indextest
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"convfiles/files"
+)
+
+func names(recs []files.Record) []string {
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = r.Name
+	}
+	return out
+}
+
+func runListing(t *testing.T, mk Maker) {
+	t.Run("list pages, sorts and matches globs, character classes included", func(t *testing.T) {
+		ix := mk(t)
+		for i, n := range []string{"b.txt", "a.txt", "c.md", "a]x", "dir/d.txt"} {
+			write(t, ix, "c1", n, int64(10-i), 0)
+		}
+		write(t, ix, "c2", "z.txt", 1, 0)
+		recs, total, err := ix.List(ctx, "c1", files.ListQuery{Sort: files.SortName, Limit: 2, Offset: 1})
+		if err != nil || total != 5 || !slices.Equal(names(recs), []string{"a]x", "b.txt"}) {
+			t.Fatalf("page 2 by name: %v of %d, %v", names(recs), total, err)
+		}
+		recs, total, _ = ix.List(ctx, "c1", files.ListQuery{Pattern: "*.txt", Sort: files.SortSize, Desc: true})
+		if total != 3 || !slices.Equal(names(recs), []string{"b.txt", "a.txt", "dir/d.txt"}) {
+			t.Fatalf("*.txt by size: %v of %d (a pattern without / matches base names at any depth)", names(recs), total)
+		}
+		recs, _, _ = ix.List(ctx, "c1", files.ListQuery{Pattern: `[a\]]*`, Sort: files.SortName})
+		if !slices.Equal(names(recs), []string{"a.txt", "a]x"}) {
+			t.Fatalf(`[a\]]*: %v`, names(recs))
+		}
+	})
+
+	t.Run("conversations are summarized and removed whole", func(t *testing.T) {
+		ix := mk(t)
+		write(t, ix, "c1", "a.txt", 3, 1)
+		write(t, ix, "c1", "a.txt", 4, 1)
+		write(t, ix, "c2", "b.txt", 7, 1)
+		infos, err := ix.Conversations(ctx)
+		if err != nil || len(infos) != 2 || infos[0].ID != "c1" || infos[0].Files != 1 || infos[0].Bytes != 4 || infos[0].VersionBytes != 3 {
+			t.Fatalf("Conversations = %+v, %v", infos, err)
+		}
+		evs, err := ix.RemoveConversation(ctx, "c1")
+		if err != nil || len(evs) != 1 || evs[0].Type != files.ConversationDeleted {
+			t.Fatalf("RemoveConversation = %+v, %v", evs, err)
+		}
+		ids, _ := ix.ConversationIDs(ctx)
+		if !slices.Equal(ids, []string{"c2"}) {
+			t.Fatalf("after removing c1: %v", ids)
+		}
+		if u, _ := ix.Usage(ctx, "c1"); u != (files.Usage{}) {
+			t.Fatalf("a removed conversation still holds %+v", u)
+		}
+	})
+
+	t.Run("reconcile adds, describes and drops rows to match the blobs", func(t *testing.T) {
+		ix := mk(t)
+		kept := write(t, ix, "c1", "kept.txt", 4, 0)
+		write(t, ix, "c1", "gone.txt", 4, 0)
+		described := 0
+		stored := []files.DiskFile{
+			{Name: "kept.txt", Size: 4, DiskTime: kept.DiskTime},
+			{Name: "new.txt", Size: 2, DiskTime: 1, Describe: func() (string, string, error) {
+				described++
+				return "text/plain", "ab", nil
+			}},
+		}
+		res, err := ix.Reconcile(ctx, "c1", stored, map[string][]int{"orphan": {1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if described != 1 {
+			t.Fatalf("Describe ran %d times; only the new file needs it", described)
+		}
+		recs, _, _ := ix.List(ctx, "c1", files.ListQuery{Sort: files.SortName})
+		if !slices.Equal(names(recs), []string{"kept.txt", "new.txt"}) {
+			t.Fatalf("after reconcile: %v", names(recs))
+		}
+		if !slices.Equal(res.OrphanVersions["orphan"], []int{1}) {
+			t.Fatalf("orphan versions %v: bytes without a row go back to the caller", res.OrphanVersions)
+		}
+		if len(res.Events) != 2 {
+			t.Fatalf("events %+v: one for the new file, one for the vanished", res.Events)
+		}
+	})
+}
+
+func runEvents(t *testing.T, mk Maker) {
+	t.Run("events are numbered in commit order and read a page at a time", func(t *testing.T) {
+		ix := mk(t)
+		for _, n := range []string{"1", "2", "3"} {
+			write(t, ix, "c1", n, 1, 0)
+		}
+		write(t, ix, "c2", "other", 1, 0)
+		first, last, err := ix.EventRange(ctx)
+		if err != nil || first != 1 || last != 4 {
+			t.Fatalf("EventRange = %d..%d, %v", first, last, err)
+		}
+		evs, _ := ix.Events(ctx, "c1", 1, 10)
+		if len(evs) != 2 || evs[0].Name != "2" || evs[1].Name != "3" || evs[0].Seq >= evs[1].Seq {
+			t.Fatalf("c1 after 1: %+v", evs)
+		}
+		evs, _ = ix.Events(ctx, "", 0, 3)
+		if len(evs) != 3 || evs[2].Name != "3" {
+			t.Fatalf("the first 3 of all: %+v", evs)
+		}
+	})
+
+	t.Run("a cancelled context fails a read with a cancellation", func(t *testing.T) {
+		ix := mk(t)
+		c, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, _, err := ix.List(c, "c1", files.ListQuery{}); err == nil {
+			t.Fatal("List under a cancelled context succeeded")
+		}
+	})
+}

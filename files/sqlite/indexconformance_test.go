@@ -1,0 +1,35 @@
+package sqlite_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"convfiles/files"
+	"convfiles/files/indextest"
+	"convfiles/files/sqlite"
+)
+
+// TestIndexConformance runs the index conformance suite against the SQLite
+// index in a file, as the binary ships it, and in memory.
+func TestIndexConformance(t *testing.T) {
+	t.Run("file", func(t *testing.T) {
+		indextest.Run(t, func(t *testing.T) files.Index {
+			ix, err := sqlite.Open(filepath.Join(t.TempDir(), "index.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ix.Close() })
+			return ix
+		})
+	})
+	t.Run("memory", func(t *testing.T) {
+		indextest.Run(t, func(t *testing.T) files.Index {
+			ix, err := sqlite.OpenMemory()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ix.Close() })
+			return ix
+		})
+	})
+}
