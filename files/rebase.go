@@ -40,6 +40,7 @@ func (w *Writer) redo() error {
 	w.bw, w.size, w.copied, w.off = bw, 0, 0, 0
 	w.lines = newLineIndexer()
 	if w.sum != nil {
+		w.sum.stop()
 		w.sum = newSequentialHash()
 	}
 	w.redoing = true

@@ -291,6 +291,7 @@ func (w *Writer) Abort() {
 		return
 	}
 	w.done = true
+	w.sum.stop()
 	w.bw.Close()
 	w.sp.q.release(w.size)
 	w.opts.Budget.release(w.charged)
