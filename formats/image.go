@@ -241,7 +241,13 @@ type Base64Args struct {
 	File      string `json:"file"`
 	MaxWidth  int    `json:"max_width,omitempty"`  // 2048 by default
 	MaxHeight int    `json:"max_height,omitempty"` // 2048 by default
+	// MaxBytes, when set, bounds the encoded bytes: the box halves until
+	// the image fits, down to minSide.
+	MaxBytes int `json:"max_bytes,omitempty"`
 }
+
+// minSide is the smallest box ToBase64 shrinks an image to for MaxBytes.
+const minSide = 32
 
 // Encoded is an image as base64, with its media type and size.
 type Encoded struct {
@@ -274,18 +280,28 @@ func ToBase64(_ context.Context, e Env, a Base64Args) (Encoded, error) {
 		return Encoded{}, refused("image.toBase64", src.name, err)
 	}
 	f := writable(info.Format)
-	if f == info.Format && info.Orientation == 1 && info.Width <= mw && info.Height <= mh {
+	fits := a.MaxBytes <= 0 || len(src.data) <= a.MaxBytes
+	if f == info.Format && info.Orientation == 1 && info.Width <= mw && info.Height <= mh && fits {
 		return Encoded{Data: src.data, MIME: f.MIME(), Width: info.Width, Height: info.Height}, nil
 	}
 	img, _, err := images.Decode(src.data)
 	if err != nil {
 		return Encoded{}, refused("image.toBase64", src.name, err)
 	}
-	img = images.FitWithin(img, mw, mh)
-	buf := buffer(len(src.data))
-	if err := images.Encode(buf, img, f, images.EncodeOptions{}); err != nil {
-		return Encoded{}, refused("image.toBase64", src.name, err)
+	for {
+		fitted := images.FitWithin(img, mw, mh)
+		buf := buffer(len(src.data))
+		if err := images.Encode(buf, fitted, f, images.EncodeOptions{}); err != nil {
+			return Encoded{}, refused("image.toBase64", src.name, err)
+		}
+		b := fitted.Bounds()
+		if a.MaxBytes <= 0 || buf.Len() <= a.MaxBytes {
+			return Encoded{Data: buf.Bytes(), MIME: f.MIME(), Width: b.Dx(), Height: b.Dy()}, nil
+		}
+		if max(b.Dx(), b.Dy()) <= minSide {
+			return Encoded{}, files.E("image.toBase64", files.KindTooLarge, src.name,
+				fmt.Sprintf("even at %d×%d the image takes more than %s", b.Dx(), b.Dy(), files.FormatBytes(int64(a.MaxBytes))), nil)
+		}
+		mw, mh = max(b.Dx()/2, 1), max(b.Dy()/2, 1)
 	}
-	b := img.Bounds()
-	return Encoded{Data: buf.Bytes(), MIME: f.MIME(), Width: b.Dx(), Height: b.Dy()}, nil
 }

@@ -65,15 +65,14 @@ func cmdMCP(e *env, args []string) error {
 // runner and the downloader of the other doors.
 func newMCPServer(cfg Config, e *env, store *files.Store, scripts *scripting, conv string) (*mcp.Server, error) {
 	return mcp.New(mcp.Config{
-		Store:         store,
-		Runner:        scripts.Executor,
-		Formats:       scripts.formats,
-		Downloader:    scripts.fetcher,
-		Link:          routes.Links{Base: cfg.publicURL()}.URL,
-		Conversation:  conv,
-		MaxMediaBytes: cfg.Limits.MaxFileBytes,
-		Version:       buildVersion(),
-		Logger:        e.logger,
+		Store:        store,
+		Runner:       scripts.Executor,
+		Formats:      scripts.formats,
+		Downloader:   scripts.fetcher,
+		Link:         routes.Links{Base: cfg.publicURL()}.URL,
+		Conversation: conv,
+		Version:      buildVersion(),
+		Logger:       e.logger,
 	})
 }
 

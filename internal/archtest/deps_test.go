@@ -35,6 +35,10 @@ var rules = map[string]struct {
 	"files/sqlite": {mayImport: []string{"files", "internal/bytesize"}, mustNot: []string{"net/http", "github.com/dop251/goja"}},
 	// files/filestest is the conformance suite every store runs.
 	"files/filestest": {mayImport: []string{"files", "internal/bytesize"}, mustNot: []string{"net/http", "database/sql"}},
+	// files/blobtest and files/indextest are the conformance suites of the
+	// storage seam's two halves: they see only the interfaces.
+	"files/blobtest":  {mayImport: []string{"files", "internal/bytesize"}, ownNot: []string{"os"}, mustNot: []string{"net/http", "database/sql"}},
+	"files/indextest": {mayImport: []string{"files", "internal/bytesize"}, ownNot: []string{"os"}, mustNot: []string{"net/http", "database/sql"}},
 	"files":           {mayImport: []string{"internal/bytesize"}, mustNot: []string{"net/http", "database/sql", "github.com/dop251/goja", "modernc.org/sqlite"}},
 	// esbuild's API package links net/http for its dev server; the runtime
 	// itself speaks no HTTP.

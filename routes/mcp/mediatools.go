@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -8,6 +9,7 @@ import (
 
 	"convfiles/content"
 	"convfiles/files"
+	"convfiles/formats"
 	"convfiles/runtime"
 )
 
@@ -21,7 +23,7 @@ func readWhole(sp *files.Space, name string, max int64, what string) ([]byte, co
 	data, info, err := sp.ReadFile(name, max)
 	if files.KindOf(err) == files.KindTooLarge {
 		return nil, "", "", files.E(what, files.KindTooLarge, info.Name,
-			fmt.Sprintf("the file is %d bytes, more than the %d this answer may carry; read a text file in parts with file_read_text, or give the user its link", info.Size, max), nil)
+			fmt.Sprintf("the file is %d bytes, more than the %d one answer may carry; read it in parts with file_read_text (text) or file_read_bytes, or give the user its link", info.Size, max), nil)
 	}
 	if err != nil {
 		return nil, "", "", err
@@ -31,31 +33,68 @@ func readWhole(sp *files.Space, name string, max int64, what string) ([]byte, co
 }
 
 // fileReadMedia answers an image as image content and anything else as an
-// embedded resource, after a line that says what the file is.
+// embedded resource, after a line that says what the file is. No answer
+// carries more than MaxMediaBytes: an image is scaled down until it fits
+// (in a worker, where a hostile file can be stopped), anything else over
+// the cap is refused with the tool that reads it in parts.
 func (s *Server) fileReadMedia(c *call, in idIn) (*sdk.CallToolResult, error) {
 	name, err := c.sp.Resolve(in.ID)
 	if err != nil {
 		return nil, err
 	}
-	data, kind, mt, err := readWhole(c.sp, name, s.cfg.MaxMediaBytes, "file_read_media")
+	kind, mt, size, err := sniff(c.sp, name)
 	if err != nil {
 		return nil, err
 	}
 	uri := resourceURI(c.conv, name)
-	desc := fmt.Sprintf("[%s: %s, %s, %d bytes]", kind, name, mt, len(data))
-	if kind == content.KindImage {
-		desc = content.Parse(name, data).String() // with its size in pixels
+	if kind == content.KindImage && visionTypes[mt] {
+		return s.scaledImage(c, name, size)
 	}
+	data, kind, mt, err := readWhole(c.sp, name, s.cfg.MaxMediaBytes, "file_read_media")
+	if err != nil {
+		return nil, err
+	}
+	desc := fmt.Sprintf("[%s: %s, %s, %d bytes]", kind, name, mt, len(data))
 	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: desc}}}
-	switch {
-	case kind == content.KindImage && visionTypes[mt]:
-		res.Content = append(res.Content, &sdk.ImageContent{Data: data, MIMEType: mt})
-	case kind == content.KindText:
+	if kind == content.KindText {
 		res.Content = append(res.Content, &sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: uri, MIMEType: mt, Text: string(data)}})
-	default:
+	} else {
 		res.Content = append(res.Content, &sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: uri, MIMEType: mt, Blob: data}})
 	}
 	return res, nil
+}
+
+// scaledImage answers an image for a vision model, turned the way its
+// EXIF says and shrunk until it fits both a 2048-pixel box and the answer
+// cap; the text line says when it was scaled, and from what.
+func (s *Server) scaledImage(c *call, name string, size int64) (*sdk.CallToolResult, error) {
+	raw, err := s.cfg.Formats.Call(c.ctx, formats.Env{Space: c.sp}, formats.NameOf(formats.ToBase64),
+		formats.Base64Args{File: name, MaxBytes: int(s.cfg.MaxMediaBytes)})
+	if err != nil {
+		return nil, err
+	}
+	var img formats.Encoded
+	if err := json.Unmarshal(raw, &img); err != nil {
+		return nil, err
+	}
+	desc := fmt.Sprintf("[image: %s, %s, %d×%d, %d bytes]", name, img.MIME, img.Width, img.Height, len(img.Data))
+	if int64(len(img.Data)) != size {
+		desc = fmt.Sprintf("[image: %s, scaled down to %d×%d (%s, %d bytes) to fit one answer of at most %s; the file itself holds %d bytes]",
+			name, img.Width, img.Height, img.MIME, len(img.Data), files.FormatBytes(s.cfg.MaxMediaBytes), size)
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: desc}, &sdk.ImageContent{Data: img.Data, MIMEType: img.MIME}}}, nil
+}
+
+// sniff returns the kind and MIME type of a file from its first bytes,
+// and its size, without reading the rest.
+func sniff(sp *files.Space, name string) (content.Kind, string, int64, error) {
+	f, info, err := sp.Open(name)
+	if err != nil {
+		return "", "", 0, err
+	}
+	defer f.Close()
+	kind, mt := content.DetectReader(info.Name, f, info.Size)
+	return kind, mt, info.Size, nil
 }
 
 type downloadIn struct {

@@ -15,9 +15,11 @@ import (
 	"convfiles/runtime"
 )
 
-// DefaultMaxMediaBytes caps the file file_read_media and resources/read
-// send in one answer (base64 makes it a third larger on the wire).
-const DefaultMaxMediaBytes = 16 << 20
+// DefaultMaxMediaBytes caps the bytes file_read_media and resources/read
+// send in one answer (base64 makes them a third larger on the wire): an
+// image is scaled down to fit, anything else over it is refused with the
+// tool that reads it in parts.
+const DefaultMaxMediaBytes = 1 << 20
 
 // Config is what the MCP door needs.
 type Config struct {
