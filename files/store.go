@@ -239,8 +239,7 @@ func (s *Store) RemoveConversation(id string) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	ctx := context.Background()
-	err := s.blobs.RemoveConversation(ctx, id)
-	if KindOf(err) == KindNotFound {
+	if err := s.blobs.RemoveConversation(ctx, id); err != nil {
 		return err
 	}
 	q.gen++
@@ -252,7 +251,7 @@ func (s *Store) RemoveConversation(id string) error {
 		}
 		s.publish(evs)
 	}
-	return err
+	return nil
 }
 
 // OpenDir returns a Space over a standalone folder (convfiles run --dir), the

@@ -16,18 +16,26 @@ func descriptorOf(b files.Blob) (*os.File, error) {
 		return lf, nil // closing it after the send closes b
 	}
 	defer b.Close()
-	tmp, err := os.CreateTemp("", "convfiles-blob-")
+	tmp, err := spool(b)
 	if err != nil {
 		return nil, files.E("read", files.KindInternal, b.Info().Path, "cannot hand the file to the worker", err)
 	}
-	os.Remove(tmp.Name())
-	if _, err := io.Copy(tmp, io.NewSectionReader(b, 0, b.Info().Size)); err != nil {
-		tmp.Close()
-		return nil, files.E("read", files.KindInternal, b.Info().Path, "cannot hand the file to the worker", err)
+	return tmp, nil
+}
+
+// spool copies b into an unnamed temporary file, positioned at its start.
+func spool(b files.Blob) (*os.File, error) {
+	tmp, err := os.CreateTemp("", "convfiles-blob-")
+	if err != nil {
+		return nil, err
 	}
-	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+	os.Remove(tmp.Name())
+	if _, err = io.Copy(tmp, io.NewSectionReader(b, 0, b.Info().Size)); err == nil {
+		_, err = tmp.Seek(0, io.SeekStart)
+	}
+	if err != nil {
 		tmp.Close()
-		return nil, files.E("read", files.KindInternal, b.Info().Path, "cannot hand the file to the worker", err)
+		return nil, err
 	}
 	return tmp, nil
 }
