@@ -127,9 +127,12 @@ type Index interface {
 	// error from fn rolls the transaction back and is returned as is.
 	Update(ctx context.Context, fn func(tx Tx) error) error
 	// Reconcile makes a conversation's live files match what its blobs
-	// hold, returns the events of what it changed, and lists kept versions
-	// whose bytes have no row (orphans) so the caller can remove them.
-	Reconcile(ctx context.Context, conversation string, blobs []DiskFile, versionsStored map[string][]int) (ReconcileResult, error)
+	// hold (see Reconciliation) and lists kept versions whose bytes have
+	// no row (orphans) so the caller can remove them. It runs alone, with
+	// no other writer, and commits in batches of bounded size, so memory
+	// does not grow with the conversation: a crash between batches leaves
+	// work that the next reconciliation finishes.
+	Reconcile(ctx context.Context, conversation string, r Reconciliation) (orphans map[string][]int, err error)
 	// RemoveConversation drops every row of a conversation and records
 	// the deletion events.
 	RemoveConversation(ctx context.Context, conversation string) ([]Event, error)
@@ -188,10 +191,15 @@ type Usage struct {
 	Files int
 }
 
-// ReconcileResult reports what a reconciliation changed.
-type ReconcileResult struct {
-	Events []Event
-	// OrphanVersions lists version bytes on disk that the index has no
-	// row for, by file ID; the caller removes them.
-	OrphanVersions map[string][]int
+// Reconciliation is what Index.Reconcile compares a conversation's rows
+// with, and where it reports what it changed.
+type Reconciliation struct {
+	// Walk calls yield once for every file the blobs hold, in any order,
+	// and stops at the first error yield returns. Nil: no files.
+	Walk func(yield func(DiskFile) error) error
+	// Versions lists the kept versions whose bytes are stored, by file ID.
+	Versions map[string][]int
+	// Publish receives the events of each batch once it is committed.
+	// Nil: the events are recorded but not published.
+	Publish func([]Event)
 }

@@ -29,11 +29,9 @@ func (s *Store) reconcile() error {
 	}
 	for _, id := range ids {
 		if !seen[id] {
-			res, err := ix.Reconcile(ctx, id, nil, nil)
-			if err != nil {
+			if _, err := ix.Reconcile(ctx, id, Reconciliation{Publish: s.publish}); err != nil {
 				return err
 			}
-			s.publish(res.Events)
 		}
 	}
 	return nil
@@ -41,37 +39,39 @@ func (s *Store) reconcile() error {
 
 func (s *Store) reconcileConversation(ctx context.Context, id string) error {
 	sp := &Space{id: id, opts: s.opts, blobs: s.blobs}
-	var stored []DiskFile
-	err := s.blobs.List(ctx, id, "", func(b BlobInfo) error {
-		name := b.Path
-		stored = append(stored, DiskFile{Name: name, Size: b.Size, DiskTime: b.ModTime.UnixNano(),
-			Describe: func() (string, string, error) {
-				f, err := s.blobs.Open(ctx, sp.key(name))
-				if err != nil {
-					return "", "", err
-				}
-				defer f.Close()
-				return sp.describe(f, name, nil)
-			}})
-		return nil
-	})
-	if err != nil {
-		return E("reconcile", KindInternal, id, "cannot list the conversation's files", err)
-	}
 	versions, err := versionsStored(ctx, s.blobs, id)
 	if err != nil {
 		return E("reconcile", KindInternal, id, "cannot list the conversation's versions", err)
 	}
-	res, err := s.opts.Index.Reconcile(ctx, id, stored, versions)
+	walk := func(yield func(DiskFile) error) error {
+		var yielded error // the index's own failure, passed on as it is
+		err := s.blobs.List(ctx, id, "", func(b BlobInfo) error {
+			name := b.Path
+			yielded = yield(DiskFile{Name: name, Size: b.Size, DiskTime: b.ModTime.UnixNano(),
+				Describe: func() (string, string, error) {
+					f, err := s.blobs.Open(ctx, sp.key(name))
+					if err != nil {
+						return "", "", err
+					}
+					defer f.Close()
+					return sp.describe(f, name, nil)
+				}})
+			return yielded
+		})
+		if err != nil && err != yielded && KindOf(err) == KindInternal {
+			return E("reconcile", KindInternal, id, "cannot list the conversation's files", err)
+		}
+		return err
+	}
+	orphans, err := s.opts.Index.Reconcile(ctx, id, Reconciliation{Walk: walk, Versions: versions, Publish: s.publish})
 	if err != nil {
 		return err
 	}
-	for fileID, ns := range res.OrphanVersions {
+	for fileID, ns := range orphans {
 		for _, n := range ns {
 			s.blobs.Delete(ctx, sp.key(versionPath(fileID, n)))
 		}
 	}
-	s.publish(res.Events)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package indextest
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -71,7 +72,12 @@ func runListing(t *testing.T, mk Maker) {
 				return "text/plain", "ab", nil
 			}},
 		}
-		res, err := ix.Reconcile(ctx, "c1", stored, map[string][]int{"orphan": {1}})
+		var published []files.Event
+		orphans, err := ix.Reconcile(ctx, "c1", files.Reconciliation{
+			Walk:     each(stored),
+			Versions: map[string][]int{"orphan": {1}},
+			Publish:  func(evs []files.Event) { published = append(published, evs...) },
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,13 +88,64 @@ func runListing(t *testing.T, mk Maker) {
 		if !slices.Equal(names(recs), []string{"kept.txt", "new.txt"}) {
 			t.Fatalf("after reconcile: %v", names(recs))
 		}
-		if !slices.Equal(res.OrphanVersions["orphan"], []int{1}) {
-			t.Fatalf("orphan versions %v: bytes without a row go back to the caller", res.OrphanVersions)
+		if !slices.Equal(orphans["orphan"], []int{1}) {
+			t.Fatalf("orphan versions %v: bytes without a row go back to the caller", orphans)
 		}
-		if len(res.Events) != 2 {
-			t.Fatalf("events %+v: one for the new file, one for the vanished", res.Events)
+		if len(published) != 2 || published[0].Seq == 0 {
+			t.Fatalf("events %+v: one for the new file, one for the vanished, committed", published)
 		}
 	})
+
+	t.Run("reconcile of thousands of files commits them all and publishes every event once", func(t *testing.T) {
+		ix := mk(t)
+		const gone, added = 2500, 4500
+		for i := range gone {
+			write(t, ix, "c1", fmt.Sprintf("old/%d", i), 1, 0)
+		}
+		stored := make([]files.DiskFile, added)
+		for i := range stored {
+			stored[i] = files.DiskFile{Name: fmt.Sprintf("new/%d", i), Size: 1, DiskTime: int64(i + 1),
+				Describe: func() (string, string, error) { return "text/plain", "x", nil }}
+		}
+		seen := map[string]int{}
+		calls := 0
+		_, err := ix.Reconcile(ctx, "c1", files.Reconciliation{Walk: each(stored), Publish: func(evs []files.Event) {
+			calls++
+			for _, ev := range evs {
+				seen[string(ev.Type)+" "+ev.Name]++
+			}
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(seen) != gone+added {
+			t.Fatalf("%d distinct events published in %d calls; want %d", len(seen), calls, gone+added)
+		}
+		for k, n := range seen {
+			if n != 1 {
+				t.Fatalf("event %q published %d times", k, n)
+			}
+		}
+		if u, _ := ix.Usage(ctx, "c1"); u.Files != added {
+			t.Fatalf("usage after reconcile: %+v; want %d files", u, added)
+		}
+		_, total, _ := ix.List(ctx, "c1", files.ListQuery{Pattern: "old/*"})
+		if total != 0 {
+			t.Fatalf("%d vanished files still listed", total)
+		}
+	})
+}
+
+// each is a Reconciliation.Walk over stored.
+func each(stored []files.DiskFile) func(func(files.DiskFile) error) error {
+	return func(yield func(files.DiskFile) error) error {
+		for _, d := range stored {
+			if err := yield(d); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 func runEvents(t *testing.T, mk Maker) {
