@@ -2,7 +2,8 @@
 # MCP tool calls per second over stdio, driven by the official TypeScript
 # SDK client, for convfiles and for the official MCP filesystem server in
 # the same run: 1 KiB writes, then reads of the same files.
-# Usage: bench/mcp.sh [calls] [rounds]   (default 2000 calls, 5 rounds)
+# Usage: bench/mcp.sh [calls] [rounds] [in-flight]
+#   (default 2000 calls, 5 rounds, 1 call in flight)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 interop=routes/mcp/testdata/interop
@@ -10,4 +11,4 @@ interop=routes/mcp/testdata/interop
 bin="$(mktemp -d)/convfiles"
 go build -o "$bin" ./cmd/convfiles
 mkdir -p bench/out
-node "$interop/bench.mjs" "$bin" "${1:-2000}" "${2:-5}" | tee bench/out/mcp.txt
+node "$interop/bench.mjs" "$bin" "${1:-2000}" "${2:-5}" "${3:-1}" | tee "bench/out/mcp-${3:-1}.txt"

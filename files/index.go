@@ -126,6 +126,13 @@ type Index interface {
 	// (move a file into place) no other writer can interleave with. An
 	// error from fn rolls the transaction back and is returned as is.
 	Update(ctx context.Context, fn func(tx Tx) error) error
+	// UpdateBatch runs fns in order in one write transaction, each as
+	// Update runs one: a fn that fails has its own changes undone and its
+	// error in errs (errs[i] for fns[i]); the others commit together, at
+	// the cost of one commit. err is a failure of the transaction itself,
+	// which then none of them survives. Concurrent writers use it to
+	// share one commit (group commit).
+	UpdateBatch(ctx context.Context, fns []func(tx Tx) error) (errs []error, err error)
 	// Reconcile makes a conversation's live files match what its blobs
 	// hold (see Reconciliation) and lists kept versions whose bytes have
 	// no row (orphans) so the caller can remove them. It runs alone, with

@@ -60,6 +60,8 @@ type Store struct {
 	lines lineCache
 	names nameLocks
 	lock  *os.File // the shared open lock (see lockStore); nil without an index
+	// commits groups the index transactions of concurrent changes.
+	commits *committer
 	// outside wakes followers for changes other processes record.
 	outside *outsideChanges
 }
@@ -77,6 +79,9 @@ func OpenStore(dir string, opts Options) (*Store, error) {
 	}
 	opts = opts.withDefaults()
 	s := &Store{dir: root.Name(), root: root, opts: opts, convs: map[string]*quota{}, roots: newRootCache(256, opts.Now)}
+	if opts.Index != nil {
+		s.commits = &committer{ix: opts.Index}
+	}
 	s.blobs = &diskBlobs{open: s.openShared, top: root, forget: s.roots.invalidate, log: opts.Logger}
 	sweep := func() error {
 		if err := sweepReserved(root, s.opts.Logger); err != nil {
@@ -130,7 +135,7 @@ func (s *Store) Space(conversationID string) (*Space, error) {
 	gen := q.gen
 	q.mu.Unlock()
 	sp := &Space{id: conversationID, opts: s.opts, q: q, gen: gen, hostDir: s.dir + string(os.PathSeparator) + conversationID,
-		blobs: s.blobs, lineCache: &s.lines, names: &s.names}
+		blobs: s.blobs, lineCache: &s.lines, names: &s.names, commits: s.commits}
 	return sp, nil
 }
 

@@ -27,50 +27,36 @@ type txn struct {
 }
 
 // update runs fn as one txn. Without an index, fn runs under the
-// conversation's lock alone. Once fn has changed the disk (and set
-// t.applied), a failure of the index to commit is logged, not returned: the
-// bytes are where the caller put them, disk is the truth, and the next
-// start-up reconciles the index with it.
+// conversation's lock alone. With one, fn joins a group commit (see
+// committer): it runs under the conversation's lock inside an index
+// transaction that it may share with concurrent changes. Once fn has
+// changed the blobs (and set t.applied), a failure of the index to commit
+// is logged, not returned: the bytes are where the caller put them, the
+// blobs are the truth, and the next start-up reconciles the index.
 func (sp *Space) update(ctx context.Context, op, name string, fn func(t *txn) error) (*txn, error) {
+	if sp.indexed() {
+		g := sp.commits
+		if g == nil {
+			g = &committer{ix: sp.opts.Index}
+		}
+		c := &change{sp: sp, ctx: ctx, op: op, name: name, fn: fn}
+		g.do(c)
+		if c.err != nil {
+			return nil, c.err
+		}
+		return c.t, nil
+	}
 	sp.q.mu.Lock()
 	defer sp.q.mu.Unlock()
 	if sp.q.gen != sp.gen {
 		return nil, errDeleted(op, name)
 	}
 	t := &txn{sp: sp, ctx: ctx}
-	if !sp.indexed() {
-		if l, ok := sp.blobs.(interface{ lock(string) func() }); ok {
-			defer l.lock(sp.id)()
-		}
-		if err := fn(t); err != nil {
-			return nil, err
-		}
-		t.finish()
-		return t, nil
+	if l, ok := sp.blobs.(interface{ lock(string) func() }); ok {
+		defer l.lock(sp.id)()
 	}
-	err := sp.opts.Index.Update(context.WithoutCancel(ctx), func(tx Tx) error {
-		*t = txn{sp: sp, ctx: ctx, tx: tx}
-		u, err := tx.Usage(sp.id)
-		if err != nil {
-			return err
-		}
-		t.before = u.Bytes
-		if err := ctx.Err(); err != nil {
-			return classify(op, name, err)
-		}
-		return fn(t)
-	})
-	if err != nil && !t.applied {
+	if err := fn(t); err != nil {
 		return nil, err
-	}
-	if err != nil {
-		sp.opts.Logger.Error("index update; the next start-up reconciles it", "conversation", sp.id, "name", name, "err", err)
-		t.pruned = nil
-		for i := range t.events {
-			t.events[i].Seq = 0
-		}
-	} else {
-		sp.q.committed, sp.q.loaded = t.after, true
 	}
 	t.finish()
 	return t, nil

@@ -98,6 +98,42 @@ func Run(t *testing.T, mk Maker) {
 		}
 	})
 
+	t.Run("a batch commits its members together and undoes a failed one alone", func(t *testing.T) {
+		ix := mk(t)
+		boom := errors.New("boom")
+		create := func(name string, size int64, fail bool) func(files.Tx) error {
+			return func(tx files.Tx) error {
+				rec := files.Record{Conversation: "c1", Name: name, Size: size, Version: 1}
+				if _, err := tx.Apply(files.Change{Type: files.FileCreated, Record: rec}); err != nil {
+					return err
+				}
+				if fail {
+					return boom
+				}
+				return nil
+			}
+		}
+		errs, err := ix.UpdateBatch(ctx, []func(files.Tx) error{
+			create("a.txt", 1, false), create("b.txt", 10, true), create("c.txt", 100, false)})
+		if err != nil || len(errs) != 3 || errs[0] != nil || !errors.Is(errs[1], boom) || errs[2] != nil {
+			t.Fatalf("UpdateBatch = %v, %v; want only the second member's error", errs, err)
+		}
+		if _, err := ix.Lookup(ctx, "c1", "b.txt"); files.KindOf(err) != files.KindNotFound {
+			t.Fatalf("the failed member's file is visible: %v", err)
+		}
+		for _, n := range []string{"a.txt", "c.txt"} {
+			if _, err := ix.Lookup(ctx, "c1", n); err != nil {
+				t.Fatalf("%s of a member that succeeded: %v", n, err)
+			}
+		}
+		if u, _ := ix.Usage(ctx, "c1"); u != (files.Usage{Bytes: 101, Files: 2}) {
+			t.Fatalf("usage %+v: the failed member must not count", u)
+		}
+		if evs, _ := ix.Events(ctx, "c1", 0, 10); len(evs) != 2 || evs[0].Name != "a.txt" || evs[1].Name != "c.txt" {
+			t.Fatalf("events %+v: one per member that succeeded, in order", evs)
+		}
+	})
+
 	t.Run("overwrites keep versions up to the keep count, and the pruned are reported", func(t *testing.T) {
 		ix := mk(t)
 		first := write(t, ix, "c1", "v.txt", 1, 2)

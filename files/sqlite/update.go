@@ -23,6 +23,32 @@ func (ix *Index) Update(ctx context.Context, fn func(files.Tx) error) error {
 	return wrap("index", err)
 }
 
+// UpdateBatch runs each of fns in a savepoint of one write transaction:
+// a fn that fails is rolled back to its savepoint alone, and one commit
+// makes the others durable together.
+func (ix *Index) UpdateBatch(ctx context.Context, fns []func(files.Tx) error) ([]error, error) {
+	errs := make([]error, len(fns))
+	err := ix.inTx(ctx, func(tx *stmtTx) error {
+		clear(errs)
+		wtx := &writeTx{ix: ix, tx: tx}
+		for i, fn := range fns {
+			if _, err := tx.Exec(`SAVEPOINT batch_member`); err != nil {
+				return err
+			}
+			if errs[i] = fn(wtx); errs[i] != nil {
+				if _, err := tx.Exec(`ROLLBACK TO batch_member`); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.Exec(`RELEASE batch_member`); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return errs, wrap("index", err)
+}
+
 // writeTx is the files.Tx of one Update.
 type writeTx struct {
 	ix *Index

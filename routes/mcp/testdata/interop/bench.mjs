@@ -2,10 +2,12 @@
 // TypeScript SDK client, for convfiles and for the official MCP filesystem
 // server, in the same run: 1 KiB writes, then reads of the same files.
 //
-//   node bench.mjs <convfiles-binary> [calls] [rounds]
+//   node bench.mjs <convfiles-binary> [calls] [rounds] [in-flight]
 //
-// Calls are sequential, one in flight, as an LLM client makes them. Prints
-// one JSON line per server and operation with the median of the rounds.
+// With in-flight 1 (the default) calls are sequential, as an LLM client
+// makes them; with more, that many calls are kept in flight at once (a
+// client running sub-agents in parallel). Prints one JSON line per server
+// and operation with the median of the rounds.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,8 +15,8 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
-const [bin, callsArg = "2000", roundsArg = "5"] = process.argv.slice(2);
-const calls = Number(callsArg), rounds = Number(roundsArg);
+const [bin, callsArg = "2000", roundsArg = "5", inflightArg = "1"] = process.argv.slice(2);
+const calls = Number(callsArg), rounds = Number(roundsArg), inflight = Number(inflightArg);
 const content = "x".repeat(1023) + "\n"; // 1 KiB
 const names = 100;
 
@@ -24,12 +26,18 @@ async function connect(command, args, env) {
   return client;
 }
 
+// timed makes n calls of fn(i), inflight at a time, and returns the
+// seconds they took.
 async function timed(n, fn) {
   const start = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) {
-    const res = await fn(i);
-    if (res.isError) throw new Error(JSON.stringify(res.content));
-  }
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      const res = await fn(next++);
+      if (res.isError) throw new Error(JSON.stringify(res.content));
+    }
+  };
+  await Promise.all(Array.from({ length: inflight }, worker));
   return Number(process.hrtime.bigint() - start) / 1e9;
 }
 
@@ -44,7 +52,7 @@ async function measure(label, client, write, read) {
     r.push(calls / (await timed(calls, read)));
   }
   for (const [op, xs] of [["write 1 KiB", w], ["read 1 KiB", r]]) {
-    console.log(JSON.stringify({ server: label, op, calls_per_s: Math.round(median(xs)), rounds: xs.map(Math.round) }));
+    console.log(JSON.stringify({ server: label, op, in_flight: inflight, calls_per_s: Math.round(median(xs)), rounds: xs.map(Math.round) }));
   }
   await client.close();
 }

@@ -1,0 +1,138 @@
+package files
+
+import (
+	"cmp"
+	"context"
+	"sync"
+)
+
+// maxGroup bounds how many changes one group commit carries, so that a
+// change waits for at most one commit of that size before its own.
+const maxGroup = 64
+
+// committer makes the index transactions of concurrent changes one
+// commit (group commit). A change queues itself; when no commit is
+// running it leads one, taking every change queued so far into a single
+// Index.UpdateBatch, where each runs in turn, serialized as before, and
+// one commit makes them all durable. Changes that arrive meanwhile queue
+// for the next commit, which the first of them leads. One writer alone
+// commits at once, as without grouping; eight at once share commits.
+type committer struct {
+	ix      Index
+	max     int // the most changes in one commit; 0: maxGroup
+	mu      sync.Mutex
+	queue   []*change
+	leading bool // a commit is running or about to; its leader hands on
+}
+
+// change is one Space.update waiting for, or in, a group commit.
+type change struct {
+	sp       *Space
+	ctx      context.Context
+	op, name string
+	fn       func(t *txn) error
+	t        *txn
+	err      error
+	wake     chan bool // true: lead the next commit; false: settled
+}
+
+// do runs c in a group commit and returns once it is settled: committed,
+// refused (c.err), or applied on disk with an index that failed (logged).
+func (g *committer) do(c *change) {
+	c.wake = make(chan bool, 1)
+	g.mu.Lock()
+	g.queue = append(g.queue, c)
+	if g.leading {
+		g.mu.Unlock()
+		if lead := <-c.wake; !lead {
+			return
+		}
+		g.mu.Lock()
+	}
+	g.leading = true
+	// c is at the head of the queue: it started it, or was handed it.
+	n := min(len(g.queue), cmp.Or(g.max, maxGroup))
+	group := append([]*change(nil), g.queue[:n]...)
+	g.queue = append(g.queue[:0], g.queue[n:]...)
+	g.mu.Unlock()
+
+	g.commit(group, c)
+
+	g.mu.Lock()
+	if len(g.queue) > 0 {
+		g.queue[0].wake <- true
+	} else {
+		g.leading = false
+	}
+	g.mu.Unlock()
+}
+
+// commit runs group as one batch and settles each change in order, so
+// that their events are published in the order they were numbered; it
+// wakes every change but the leader's own.
+func (g *committer) commit(group []*change, leader *change) {
+	fns := make([]func(Tx) error, len(group))
+	for i, c := range group {
+		fns[i] = c.run
+	}
+	errs, err := g.ix.UpdateBatch(context.Background(), fns)
+	for i, c := range group {
+		var fnErr error
+		if errs != nil {
+			fnErr = errs[i]
+		}
+		c.settle(fnErr, err)
+		if c != leader {
+			c.wake <- false
+		}
+	}
+}
+
+// run is c's part of the batch: its change, under its conversation's
+// lock, with the conversation's usage as this transaction sees it.
+func (c *change) run(tx Tx) error {
+	sp := c.sp
+	sp.q.mu.Lock()
+	defer sp.q.mu.Unlock()
+	if sp.q.gen != sp.gen {
+		return errDeleted(c.op, c.name)
+	}
+	c.t = &txn{sp: sp, ctx: c.ctx, tx: tx}
+	u, err := tx.Usage(sp.id)
+	if err != nil {
+		return err
+	}
+	c.t.before = u.Bytes
+	if err := c.ctx.Err(); err != nil {
+		return classify(c.op, c.name, err)
+	}
+	return c.fn(c.t)
+}
+
+// settle records how c's change ended. Once its bytes are in place
+// (t.applied), the change happened: a failure of the index is logged, not
+// returned, and the next start-up reconciles the index with the blobs.
+func (c *change) settle(fnErr, txErr error) {
+	err := fnErr
+	if err == nil {
+		err = txErr
+	}
+	t := c.t
+	if t == nil || (err != nil && !t.applied) {
+		c.err = err
+		return
+	}
+	sp := c.sp
+	sp.q.mu.Lock()
+	defer sp.q.mu.Unlock()
+	if err != nil {
+		sp.opts.Logger.Error("index update; the next start-up reconciles it", "conversation", sp.id, "name", c.name, "err", err)
+		t.pruned = nil
+		for i := range t.events {
+			t.events[i].Seq = 0
+		}
+	} else {
+		sp.q.committed, sp.q.loaded = t.after, true
+	}
+	t.finish()
+}
