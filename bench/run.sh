@@ -15,7 +15,7 @@ run() { # file, package, pattern, extra args...
 }
 
 # SUMMARY_ONLY=1 bench/run.sh reprints the table from the last run's output.
-if [ -z "${SUMMARY_ONLY:-}" ] && [ -z "${FORMATS:-}" ]; then
+if [ -z "${SUMMARY_ONLY:-}" ] && [ -z "${FORMATS:-}" ] && [ -z "${CORE:-}" ] && [ -z "${SANDBOX:-}" ]; then
 	run hello.txt ./runtime 'HelloWorld|TypeScript' -benchtime 2s
 	run writeread-disk.txt ./runtime 'WriteReadMiB' -benchtime 500x
 	CONVFILES_BENCH_DIR=/dev/shm run writeread-tmpfs.txt ./runtime 'WriteReadMiB' -benchtime 500x
@@ -24,7 +24,7 @@ if [ -z "${SUMMARY_ONLY:-}" ] && [ -z "${FORMATS:-}" ]; then
 	# The file workspace (issue 4).
 	run list.txt ./files/sqlite 'List100k' -benchtime 10x
 	run readlines.txt ./files 'ReadLinesGiB' -benchtime 20x
-	run upload.txt ./routes 'UploadVsCp' -benchtime 5x
+	run upload.txt ./routes 'UploadVsCp' -benchtime 2x
 	run events.txt ./routes 'EventLatency' -benchtime 1x
 fi
 # One core for every door (issue 14); CORE=1 runs only these.
@@ -32,6 +32,8 @@ if [ -n "${CORE:-}" ]; then
 	run core-list.txt ./files/sqlite 'List100k' -benchtime 10x
 	run core-reconcile.txt ./files/sqlite 'Reconcile100k' -benchtime 1x
 	run core-writeread.txt ./runtime 'WriteReadMiB' -benchtime 300x
+	run core-write.txt ./files 'Write1KiB' -benchtime 3000x
+	run core-upload.txt ./routes 'UploadVsCp' -benchtime 2x
 	echo
 	echo "## issue 14 ($count runs each, medians)"
 	ms() { awk -v m="$1" 'BEGIN { printf "%.1f", m / 1e6 }'; }
@@ -40,6 +42,8 @@ if [ -n "${CORE:-}" ]; then
 	done
 	awk '/Reconcile100k/ { print }' bench/out/core-reconcile.txt
 	awk '/WriteReadMiB(Indexed|GoDurable)-/ { print $1, $3 }' bench/out/core-writeread.txt
+	awk '/Write1KiB/ { print $1, $3 }' bench/out/core-write.txt
+	awk '/UploadVsCp/ { print }' bench/out/core-upload.txt
 	exit 0
 fi
 # Scripts in worker processes (issue 13); SANDBOX=1 runs only these.

@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"convfiles/files"
 	"convfiles/files/sqlite"
+	"convfiles/internal/peakrss"
 	"convfiles/ops"
 )
 
@@ -168,16 +167,16 @@ func BenchmarkReconcile100k(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			resetPeakRSS()
-			before := peakRSS()
+			peakrss.Reset()
+			before := peakrss.Bytes()
 			b.StartTimer()
 			store, err := files.OpenStore(filesDir, files.Options{Index: ix})
 			b.StopTimer()
 			if err != nil {
 				b.Fatal(err)
 			}
-			peak = max(peak, float64(peakRSS()-before)/(1<<20))
-			whole = max(whole, float64(peakRSS())/(1<<20))
+			peak = max(peak, float64(peakrss.Bytes()-before)/(1<<20))
+			whole = max(whole, float64(peakrss.Bytes())/(1<<20))
 			sp, err := store.Space("big")
 			if err != nil {
 				b.Fatal(err)
@@ -208,20 +207,4 @@ func BenchmarkReconcile100k(b *testing.B) {
 		b.ReportMetric(peak, "peak-MiB")
 		b.ReportMetric(whole, "process-peak-MiB")
 	})
-}
-
-// resetPeakRSS resets the kernel's record of this process's peak resident
-// memory (VmHWM) to its current size.
-func resetPeakRSS() { os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
-
-// peakRSS is the peak resident memory since the last reset, in bytes.
-func peakRSS() int64 {
-	b, _ := os.ReadFile("/proc/self/status")
-	for _, l := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
 }
