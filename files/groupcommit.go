@@ -3,6 +3,8 @@ package files
 import (
 	"cmp"
 	"context"
+	"fmt"
+	"runtime/debug"
 	"sync"
 )
 
@@ -89,11 +91,19 @@ func (g *committer) commit(group []*change, leader *change) {
 }
 
 // run is c's part of the batch: its change, under its conversation's
-// lock, with the conversation's usage as this transaction sees it.
-func (c *change) run(tx Tx) error {
+// lock, with the conversation's usage as this transaction sees it. A
+// panic is c's failure alone: it must not leave the changes queued
+// behind it waiting for a leader that is gone.
+func (c *change) run(tx Tx) (err error) {
 	sp := c.sp
 	sp.q.mu.Lock()
 	defer sp.q.mu.Unlock()
+	defer func() {
+		if p := recover(); p != nil {
+			sp.opts.Logger.Error("panic in a change", "conversation", sp.id, "name", c.name, "panic", p, "stack", string(debug.Stack()))
+			err = E(c.op, KindInternal, c.name, "the change failed inside convfiles", fmt.Errorf("panic: %v", p))
+		}
+	}()
 	if sp.q.gen != sp.gen {
 		return errDeleted(c.op, c.name)
 	}
