@@ -2,6 +2,7 @@ package files
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"sort"
 	"strconv"
@@ -58,7 +59,7 @@ func (s *Store) reconcileConversation(ctx context.Context, id string) error {
 				}})
 			return yielded
 		})
-		if err != nil && err != yielded && KindOf(err) == KindInternal {
+		if err != nil && (yielded == nil || !errors.Is(err, yielded)) && KindOf(err) == KindInternal {
 			return E("reconcile", KindInternal, id, "cannot list the conversation's files", err)
 		}
 		return err
