@@ -36,6 +36,29 @@ type change struct {
 	t        *txn
 	err      error
 	wake     chan bool // true: lead the next commit; false: settled
+	// solo, when set, is run alone in place of a commit (see exclusive).
+	solo func()
+}
+
+// exclusive runs fn while no commit of g runs and none starts. Removing a
+// conversation needs this: it holds the conversation's lock while it
+// changes the index, the opposite order of a commit, which holds the
+// index while each change takes its conversation's lock.
+func (g *committer) exclusive(fn func()) {
+	g.do(&change{solo: fn})
+}
+
+// groupSize is how many changes at the head of queue the next commit
+// takes: up to most, and a solo change always alone.
+func groupSize(queue []*change, most int) int {
+	if queue[0].solo != nil {
+		return 1
+	}
+	n := 1
+	for n < len(queue) && n < most && queue[n].solo == nil {
+		n++
+	}
+	return n
 }
 
 // do runs c in a group commit and returns once it is settled: committed,
@@ -53,7 +76,7 @@ func (g *committer) do(c *change) {
 	}
 	g.leading = true
 	// c is at the head of the queue: it started it, or was handed it.
-	n := min(len(g.queue), cmp.Or(g.max, maxGroup))
+	n := groupSize(g.queue, cmp.Or(g.max, maxGroup))
 	group := append([]*change(nil), g.queue[:n]...)
 	g.queue = append(g.queue[:0], g.queue[n:]...)
 	g.mu.Unlock()
@@ -69,10 +92,15 @@ func (g *committer) do(c *change) {
 	g.mu.Unlock()
 }
 
-// commit runs group as one batch and settles each change in order, so
+// commit runs group as one batch (or the leader's solo function alone)
+// and settles each change in order, so
 // that their events are published in the order they were numbered; it
 // wakes every change but the leader's own.
 func (g *committer) commit(group []*change, leader *change) {
+	if leader.solo != nil { // alone at the head: see groupSize
+		leader.solo()
+		return
+	}
 	fns := make([]func(Tx) error, len(group))
 	for i, c := range group {
 		fns[i] = c.run

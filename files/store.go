@@ -240,6 +240,17 @@ func (s *Store) RemoveConversation(id string) error {
 	if err := ValidateConversationID(id); err != nil {
 		return err
 	}
+	if s.commits == nil {
+		return s.removeConversation(id)
+	}
+	var err error
+	s.commits.exclusive(func() { err = s.removeConversation(id) })
+	return err
+}
+
+// removeConversation removes a conversation's blobs and then its rows,
+// under the conversation's lock, so no change of it runs in between.
+func (s *Store) removeConversation(id string) error {
 	q := s.quotaFor(id)
 	q.mu.Lock()
 	defer q.mu.Unlock()
