@@ -171,7 +171,7 @@ func (ix *Index) recordStored(tx *stmtTx, conversation string, p pending, now ti
 	put := func(tx *stmtTx, rec files.Record, _ time.Time) error { return insertLive(tx, rec) }
 	if p.known {
 		var err error
-		if rec, err = scanRecord(tx.QueryRow(`SELECT `+fileColumns+` FROM files WHERE id = ?`, p.prev.id)); err != nil {
+		if rec, err = byID(tx, p.prev.id); err != nil {
 			return files.Event{}, err
 		}
 		if rec.Size == d.Size && rec.SHA256 == p.desc.sha {
