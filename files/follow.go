@@ -167,7 +167,12 @@ func (o *outsideChanges) poll(stop chan struct{}) {
 		case <-stop:
 			return
 		case ev := <-local:
-			seen = max(seen, ev.Seq)
+			// Only an event right after seen proves that no other
+			// process committed in between; past a gap, the next tick
+			// finds last > seen and wakes the followers.
+			if ev.Seq == seen+1 {
+				seen = ev.Seq
+			}
 		case <-t.C:
 			_, last, err := o.ix.EventRange(context.Background())
 			if err != nil || last <= seen {
