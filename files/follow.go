@@ -17,16 +17,29 @@ const followBatch = 500
 // Follower reads the index's event history in order, from a given point,
 // and waits for more: an in-process change to its conversation wakes it
 // at once through the Bus, and changes by other processes within
-// FollowPoll. It queries the index only when woken for its own
-// conversation, so a thousand followers cost nothing while other
-// conversations change. Every door that streams changes (the SSE stream,
-// MCP notifications) reads them through a Follower.
+// FollowPoll. While every event this process publishes follows the last
+// one the Follower accounted for, it passes the published event on as it
+// is and never queries; only a gap (another process's commit, an event
+// the Bus dropped) or FollowPoll's wake-up sends it to the index. So a
+// thousand followers cost nothing while other conversations change, and
+// a follower of a busy conversation costs no query per change. Every door
+// that streams changes (the SSE stream, MCP notifications) reads them
+// through a Follower.
 type Follower struct {
-	ix      Index
-	conv    string
-	last    int64
+	ix   Index
+	conv string
+	last int64 // the newest event passed on
+	// horizon is a sequence number up to which every event is accounted
+	// for (passed on, or not this Follower's); -1 until the first query.
+	horizon int64
 	sub     *Subscription
 	outside *outsideChanges
+	// outsideC is the outside watcher's wake-up channel when last looked
+	// at: closed since, another process has committed.
+	outsideC <-chan struct{}
+	// stale is set when only a query can tell what comes next: before the
+	// first, after a gap, or after another process committed.
+	stale bool
 }
 
 // Follow returns a Follower of one conversation's events, or of every
@@ -36,7 +49,7 @@ func (s *Store) Follow(conv string, after int64) (*Follower, error) {
 	if s.opts.Index == nil {
 		return nil, E("follow", KindNotFound, "", "this store keeps no event history", nil)
 	}
-	f := &Follower{ix: s.opts.Index, conv: conv, last: after, outside: s.outsideWatch()}
+	f := &Follower{ix: s.opts.Index, conv: conv, last: after, horizon: -1, stale: true, outside: s.outsideWatch()}
 	if s.opts.Bus != nil {
 		f.sub = s.opts.Bus.Subscribe(256)
 	}
@@ -59,41 +72,94 @@ func (f *Follower) Next(ctx context.Context, idle time.Duration) ([]Event, error
 	if f.sub != nil {
 		wake = f.sub.C
 	}
-	for query := true; ; {
-		if query {
-			evs, err := f.ix.Events(ctx, f.conv, f.last, followBatch)
-			if err != nil {
+	select {
+	case <-f.outsideC:
+		f.stale = true
+	default:
+	}
+	var out []Event
+	for seen := int64(0); ; {
+		if f.stale && len(out) < followBatch {
+			if err := f.query(ctx, &out, seen); err != nil {
 				return nil, err
 			}
-			if len(evs) > 0 {
-				f.last = evs[len(evs)-1].Seq
-				return evs, nil
-			}
+			seen = 0
+		}
+		if len(out) > 0 {
+			return out, nil
 		}
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-idleC:
 			return nil, nil
-		case <-f.outside.changed():
-			query = true
-		case ev := <-wake:
-			query = f.mine(ev)
-		drain:
-			for { // one query answers a burst of wake-ups
+		case <-f.outsideC:
+			f.stale = true
+		case ev, open := <-wake:
+			if !open { // closed by Close
+				wake = nil
+				continue
+			}
+			for more := true; more; { // a burst of events is handled at once
+				if f.take(ev, &out) {
+					f.stale, seen = true, max(seen, ev.Seq)
+				}
 				select {
-				case ev := <-wake:
-					query = query || f.mine(ev)
+				case ev, more = <-wake:
 				default:
-					break drain
+					more = false
 				}
 			}
 		}
 	}
 }
 
-func (f *Follower) mine(ev Event) bool {
-	return f.conv == "" || ev.Conversation == f.conv || f.sub.Dropped() > 0
+// query reads the events after the last one passed on into out. seen is
+// the newest sequence number the Bus delivered, so committed before the
+// query began; the first query learns it from the index.
+func (f *Follower) query(ctx context.Context, out *[]Event, seen int64) error {
+	f.outsideC = f.outside.changed() // a commit from now on wakes us again
+	if f.horizon < 0 {
+		_, top, err := f.ix.EventRange(ctx)
+		if err != nil {
+			return err
+		}
+		seen = max(seen, top)
+	}
+	limit := followBatch - len(*out)
+	evs, err := f.ix.Events(ctx, f.conv, f.last, limit)
+	if err != nil {
+		return err
+	}
+	if n := len(evs); n > 0 {
+		f.last = evs[n-1].Seq
+		*out = append(*out, evs...)
+	}
+	f.horizon = max(f.horizon, f.last)
+	if len(evs) < limit { // all there is, so everything up to seen too
+		f.horizon = max(f.horizon, seen)
+	}
+	f.stale = false
+	return nil
+}
+
+// take accounts for an event the Bus delivered: one right after the
+// horizon is passed on (if it is this Follower's) and moves the horizon;
+// one at or before it was accounted for already. take reports a gap: an
+// event after the horizon that only a query can fill in.
+func (f *Follower) take(ev Event, out *[]Event) (gap bool) {
+	switch {
+	case ev.Seq <= f.horizon:
+		return false
+	case f.horizon < 0 || ev.Seq != f.horizon+1 || len(*out) == followBatch:
+		return true
+	}
+	f.horizon = ev.Seq
+	if (f.conv == "" || ev.Conversation == f.conv) && ev.Seq > f.last {
+		*out = append(*out, ev)
+		f.last = ev.Seq
+	}
+	return false
 }
 
 // Close releases the Follower's subscription.

@@ -2,6 +2,7 @@ package files_test
 
 import (
 	"context"
+	"reflect"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -85,5 +86,85 @@ func TestFollowersWakeOnlyForTheirConversation(t *testing.T) {
 	done.Wait()
 	if got.Load() != n {
 		t.Fatalf("%d of %d followers saw their conversation's change", got.Load(), n)
+	}
+}
+
+// TestFollowerPassesOnPublishedEvents: a follower of a busy conversation
+// gets every change, in order and exactly as the index records it,
+// without a query per change; a change another process commits in between
+// (a second Store on the same index) opens a gap that a query fills, so
+// nothing is missed and nothing comes twice.
+func TestFollowerPassesOnPublishedEvents(t *testing.T) {
+	path := t.TempDir() + "/index.db"
+	ix, err := sqlite.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	counting := &countingIndex{Index: ix}
+	dir := t.TempDir()
+	store, err := files.OpenStore(dir, files.Options{Index: counting, Bus: files.NewBus()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	ix2, err := sqlite.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix2.Close()
+	other, err := files.OpenStore(dir, files.Options{Index: ix2, Bus: files.NewBus()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	f, err := store.Follow("busy", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if evs, err := f.Next(ctx, time.Millisecond); err != nil || len(evs) != 0 {
+		t.Fatalf("an empty history gave %v, %v", evs, err)
+	}
+	here, _ := store.Space("busy")
+	defer here.Close()
+	there, _ := other.Space("busy")
+	defer there.Close()
+	write := func(sp *files.Space, name string) {
+		if _, err := sp.WriteBytes(ctx, name, []byte("x"), files.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []files.Event
+	collect := func(n int) {
+		for len(got) < n {
+			evs, err := f.Next(ctx, 0)
+			if err != nil {
+				t.Fatalf("after %d events: %v", len(got), err)
+			}
+			got = append(got, evs...)
+		}
+	}
+	before := counting.queries.Load()
+	for i := 0; i < 50; i++ {
+		write(here, "f"+strconv.Itoa(i)+".txt")
+		collect(i + 1)
+	}
+	if q := counting.queries.Load() - before; q > 2 {
+		t.Errorf("50 changes cost the follower %d queries", q)
+	}
+	write(here, "a.txt")
+	write(there, "b.txt") // another process: not on this Store's Bus
+	write(here, "c.txt")
+	collect(53)
+	want, err := ix.Events(ctx, "busy", 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the follower got\n%+v\nthe index holds\n%+v", got, want)
 	}
 }

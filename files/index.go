@@ -92,7 +92,9 @@ type Change struct {
 // Applied reports what Index.Apply did.
 type Applied struct {
 	// Events lists what changed, oldest first: the change itself, after
-	// the deletion of a file a rename displaced.
+	// the deletion of a file a rename displaced. Each is exactly what
+	// EventLog.Events returns for it later, so a Follower can pass on the
+	// published event without reading it back.
 	Events []Event
 	Record Record
 	// Pruned lists versions beyond the keep count, dropped from the index;
@@ -167,7 +169,8 @@ type FileIndex interface {
 	ConversationIDs(ctx context.Context) ([]string, error)
 }
 
-// EventLog is the index's feed of changes, numbered in commit order.
+// EventLog is the index's feed of changes, numbered in commit order: an
+// event is visible only once every event numbered before it is.
 type EventLog interface {
 	// Events returns up to limit events after seq, for one conversation or
 	// ("") for all, oldest first.

@@ -3,8 +3,10 @@ package indextest
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"convfiles/files"
 )
@@ -166,6 +168,31 @@ func runEvents(t *testing.T, mk Maker) {
 		evs, _ = ix.Events(ctx, "", 0, 3)
 		if len(evs) != 3 || evs[2].Name != "3" {
 			t.Fatalf("the first 3 of all: %+v", evs)
+		}
+	})
+
+	t.Run("the events a change returns are exactly the ones read back", func(t *testing.T) {
+		ix := mk(t)
+		var applied []files.Event
+		for i, typ := range []files.EventType{files.FileCreated, files.FileModified} {
+			err := ix.Update(ctx, func(tx files.Tx) error {
+				rec := files.Record{Conversation: "c1", Name: "a.txt", Size: int64(i), MIME: "text/plain", SHA256: "00",
+					Source: files.SourceCreated, Session: "s1", Version: i + 1,
+					Modified: time.Now().In(time.FixedZone("east", 3600)), Created: time.Now()}
+				if prev, err := tx.Lookup("c1", "a.txt"); err == nil {
+					rec.ID = prev.ID
+				}
+				res, err := tx.Apply(files.Change{Type: typ, Record: rec})
+				applied = append(applied, res.Events...)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		stored, err := ix.Events(ctx, "c1", 0, 10)
+		if err != nil || !reflect.DeepEqual(applied, stored) {
+			t.Fatalf("Apply returned\n%+v\nEvents read back\n%+v (%v)", applied, stored, err)
 		}
 	})
 

@@ -14,8 +14,10 @@ const DefaultEventsKept = 100_000
 // KeepEvents sets how many events the history holds (at least 1).
 func (ix *Index) KeepEvents(n int) { ix.eventsKept = max(int64(n), 1) }
 
-// insertEvent appends ev to the history and returns it with its sequence
-// number. Every hundredth of the history's length (at most every 1000th
+// insertEvent appends ev to the history and returns it as stored, with
+// its sequence number and its time as Events reads it back: a follower
+// handed the event at once sees the same as one that queries. Every
+// hundredth of the history's length (at most every 1000th
 // event) it prunes the oldest.
 func (ix *Index) insertEvent(tx *stmtTx, ev files.Event) (files.Event, error) {
 	res, err := tx.Exec(`INSERT INTO events (conversation, type, file_id, name, size, mime_type, source_session_id,
@@ -27,6 +29,7 @@ func (ix *Index) insertEvent(tx *stmtTx, ev files.Event) (files.Event, error) {
 	if ev.Seq, err = res.LastInsertId(); err != nil {
 		return ev, err
 	}
+	ev.Time = parseStamp(stamp(ev.Time))
 	if every := min(max(ix.eventsKept/100, 1), 1000); ev.Seq%every == 0 {
 		_, err = tx.Exec(`DELETE FROM events WHERE seq <= ?`, ev.Seq-ix.eventsKept)
 	}
