@@ -26,6 +26,7 @@ type Space struct {
 	lineCache *lineCache // shared by the Spaces of one Store
 	names     *nameLocks // likewise
 	commits   *committer // likewise; nil without an index
+	reaper    *reaper    // likewise; nil without an index
 }
 
 // Info describes one file of a Space.

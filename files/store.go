@@ -62,6 +62,8 @@ type Store struct {
 	lock  *os.File // the shared open lock (see lockStore); nil without an index
 	// commits groups the index transactions of concurrent changes.
 	commits *committer
+	// reaper removes the bytes of pruned versions in the background.
+	reaper *reaper
 	// outside wakes followers for changes other processes record.
 	outside *outsideChanges
 }
@@ -108,11 +110,16 @@ func OpenStore(dir string, opts Options) (*Store, error) {
 		return nil, classify(op, "", err)
 	}
 	s.lock = lock
+	s.reaper = newReaper(s.blobs, opts.Logger)
 	return s, nil
 }
 
-// Close releases the Store's folder handles.
+// Close finishes removing pruned versions and releases the Store's
+// folder handles.
 func (s *Store) Close() error {
+	if s.reaper != nil {
+		s.reaper.close()
+	}
 	s.roots.closeAll()
 	if s.lock != nil {
 		s.lock.Close()
@@ -135,7 +142,7 @@ func (s *Store) Space(conversationID string) (*Space, error) {
 	gen := q.gen
 	q.mu.Unlock()
 	sp := &Space{id: conversationID, opts: s.opts, q: q, gen: gen, hostDir: s.dir + string(os.PathSeparator) + conversationID,
-		blobs: s.blobs, lineCache: &s.lines, names: &s.names, commits: s.commits}
+		blobs: s.blobs, lineCache: &s.lines, names: &s.names, commits: s.commits, reaper: s.reaper}
 	return sp, nil
 }
 

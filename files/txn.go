@@ -117,11 +117,11 @@ func (t *txn) change(op string, c Change) error {
 	return nil
 }
 
-// finish removes the bytes of pruned versions and publishes the events.
-// It runs under the conversation's lock, after the transaction.
+// finish has the bytes of pruned versions removed and publishes the
+// events. It runs under the conversation's lock, after the transaction.
 func (t *txn) finish() {
 	for _, v := range t.pruned {
-		t.sp.blobs.Delete(context.WithoutCancel(t.ctx), t.sp.key(versionPath(v.FileID, v.Version)))
+		t.sp.reaper.remove(t.sp.blobs, t.sp.key(versionPath(v.FileID, v.Version)))
 	}
 	for _, ev := range t.events {
 		t.sp.opts.Bus.Publish(ev)

@@ -159,7 +159,9 @@ func structured(out any) (*sdk.CallToolResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
+	// The value itself, not b as a json.RawMessage: encoding/json re-scans
+	// a RawMessage byte by byte, and encodes the value again faster.
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: out}, nil
 }
 
 // errorResult is a tool error: isError with the message as its text.
