@@ -21,6 +21,7 @@ type Pool struct {
 	cfg       Config
 	workerCfg *workerConfig
 	tempRoot  string
+	tempLock  *os.File // held while the pool lives (see makeTempRoot)
 	log       *slog.Logger
 
 	slots chan struct{} // one token per worker that may be alive
@@ -82,11 +83,11 @@ func New(cfg Config) (*Pool, error) {
 	if cfg.AddressSpace <= 0 {
 		cfg.AddressSpace = rc.MemoryLimit + addressReserve
 	}
-	tmp, err := os.MkdirTemp("", "convfiles-workers-")
+	tmp, lock, err := makeTempRoot(cfg.Logger)
 	if err != nil {
 		return nil, err
 	}
-	p := &Pool{cfg: cfg, tempRoot: tmp, log: cfg.Logger, slots: make(chan struct{}, cfg.Workers),
+	p := &Pool{cfg: cfg, tempRoot: tmp, tempLock: lock, log: cfg.Logger, slots: make(chan struct{}, cfg.Workers),
 		live: map[*proc]bool{},
 		workerCfg: &workerConfig{Limits: limitsOf(rc), LinkBase: cfg.LinkBase, AddressSpace: cfg.AddressSpace,
 			DataBytes: cfg.DataBytes, TempBytes: cfg.TempBytes, CPULifetime: cfg.CPULifetime}}
@@ -274,7 +275,9 @@ func (p *Pool) Close() error {
 	for _, w := range live {
 		<-w.done
 	}
-	return os.RemoveAll(p.tempRoot)
+	err := os.RemoveAll(p.tempRoot)
+	p.tempLock.Close()
+	return err
 }
 
 // Workers reports how many worker processes are alive.

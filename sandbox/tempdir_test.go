@@ -1,0 +1,52 @@
+package sandbox
+
+import (
+	"log/slog"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSweepRemovesOnlyDeadPoolsFolders: a pool folder whose lock nobody
+// holds (its process died) and an old one without a lock go; a locked one
+// (a living pool), a fresh one without a lock (a pool starting) and other
+// folders stay.
+func TestSweepRemovesOnlyDeadPoolsFolders(t *testing.T) {
+	top := t.TempDir()
+	mk := func(name string, lock bool, age time.Duration) string {
+		dir := filepath.Join(top, name)
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "w1-scratch"), []byte("x"), 0o600)
+		if lock {
+			os.WriteFile(filepath.Join(dir, tempLockName), nil, 0o600)
+		}
+		old := time.Now().Add(-age)
+		os.Chtimes(dir, old, old)
+		return dir
+	}
+	dead := mk(tempPrefix+"dead", true, 0)
+	living := mk(tempPrefix+"living", true, 0)
+	oldUnlocked := mk(tempPrefix+"old", false, 2*unlockedGrace)
+	starting := mk(tempPrefix+"starting", false, 0)
+	other := mk("someone-elses", true, 2*unlockedGrace)
+
+	held, err := os.OpenFile(filepath.Join(living, tempLockName), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if err := syscall.Flock(int(held.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+
+	sweepTempRoots(top, slog.New(slog.DiscardHandler))
+	for dir, want := range map[string]bool{dead: false, oldUnlocked: false, living: true, starting: true, other: true} {
+		if _, err := os.Stat(dir); (err == nil) != want {
+			t.Errorf("%s: kept %v, want %v", filepath.Base(dir), err == nil, want)
+		}
+	}
+}
