@@ -18,8 +18,10 @@ type diskWriter struct {
 	conversation string
 	name         string // where the bytes will most likely go, for messages
 	sealed       bool
-	putDir       string // the folder Put renamed into; "" before Put
-	closed       bool
+	// dirSynced is closed once the folder Put renamed into is synced; nil
+	// before Put.
+	dirSynced chan struct{}
+	closed    bool
 }
 
 func (w *diskWriter) Write(p []byte) (int, error) {
@@ -62,7 +64,13 @@ func (w *diskWriter) Put(ctx context.Context, key BlobKey, noReplace bool) error
 	if err := place(w.r, w.tmp, key.Path, noReplace); err != nil {
 		return classify("write", key.Path, err)
 	}
-	w.putDir = path.Dir(key.Path)
+	// The folder syncs while the caller commits its index transaction;
+	// Close waits for it, so nothing is acknowledged before both are done.
+	w.dirSynced = make(chan struct{})
+	go func(dir string) {
+		syncDir(w.r, dir)
+		close(w.dirSynced)
+	}(path.Dir(key.Path))
 	return nil
 }
 
@@ -81,16 +89,17 @@ func place(r *os.Root, tmp, name string, noReplace bool) error {
 	return r.Remove(tmp)
 }
 
-// Close syncs the folder a Put renamed into, so the rename survives a
-// crash, or removes the temporary file that was never put.
+// Close waits until the folder a Put renamed into is synced, so the
+// rename survives a crash, or removes the temporary file that was never
+// put.
 func (w *diskWriter) Close() error {
 	if w.closed {
 		return nil
 	}
 	w.closed = true
 	w.f.Close()
-	if w.putDir != "" {
-		syncDir(w.r, w.putDir)
+	if w.dirSynced != nil {
+		<-w.dirSynced
 	} else {
 		w.r.Remove(w.tmp)
 	}
