@@ -29,7 +29,7 @@ func (ix *Index) insertEvent(tx *stmtTx, ev files.Event) (files.Event, error) {
 	if ev.Seq, err = res.LastInsertId(); err != nil {
 		return ev, err
 	}
-	ev.Time = parseStamp(stamp(ev.Time))
+	ev.Time = ev.Time.UTC().Round(0) // what parseStamp(stamp(ev.Time)) gives
 	if every := min(max(ix.eventsKept/100, 1), 1000); ev.Seq%every == 0 {
 		_, err = tx.Exec(`DELETE FROM events WHERE seq <= ?`, ev.Seq-ix.eventsKept)
 	}
