@@ -23,18 +23,12 @@ type reaper struct {
 	done  chan struct{}
 
 	mu     sync.Mutex
-	queue  chan reap
+	queue  chan BlobKey
 	closed bool
 }
 
-// reap is one removal, or (done set) a marker that wait uses.
-type reap struct {
-	key  BlobKey
-	done chan struct{}
-}
-
 func newReaper(blobs Blobs, log *slog.Logger) *reaper {
-	r := &reaper{blobs: blobs, log: log, queue: make(chan reap, reapQueue), done: make(chan struct{})}
+	r := &reaper{blobs: blobs, log: log, queue: make(chan BlobKey, reapQueue), done: make(chan struct{})}
 	go r.run()
 	return r
 }
@@ -48,7 +42,7 @@ func (r *reaper) remove(blobs Blobs, key BlobKey) {
 		queued := false
 		if !r.closed {
 			select {
-			case r.queue <- reap{key: key}:
+			case r.queue <- key:
 				queued = true
 			default:
 			}
@@ -63,31 +57,12 @@ func (r *reaper) remove(blobs Blobs, key BlobKey) {
 
 func (r *reaper) run() {
 	defer close(r.done)
-	for it := range r.queue {
-		if it.done != nil {
-			close(it.done)
-			continue
-		}
-		if err := r.blobs.Delete(context.Background(), it.key); err != nil {
+	for key := range r.queue {
+		if err := r.blobs.Delete(context.Background(), key); err != nil {
 			r.log.Error("remove a pruned version; the next start-up removes it",
-				"conversation", it.key.Conversation, "path", it.key.Path, "err", err)
+				"conversation", key.Conversation, "path", key.Path, "err", err)
 		}
 	}
-}
-
-// wait returns once every removal queued before it is done: a marker
-// queued behind them comes out last, as one goroutine drains the queue in
-// order.
-func (r *reaper) wait() {
-	done := make(chan struct{})
-	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
-		return
-	}
-	r.queue <- reap{done: done} // may wait for room, never for long
-	r.mu.Unlock()
-	<-done
 }
 
 // close removes what is queued and stops the reaper; later removals
