@@ -34,9 +34,15 @@ func makeTempRoot(log *slog.Logger) (string, *os.File, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	lock, err := os.OpenFile(filepath.Join(dir, tempLockName), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	// The lock file is locked under another name and renamed into place,
+	// so a sweep never finds it unlocked while this pool lives.
+	pending := filepath.Join(dir, tempLockName+".new")
+	lock, err := os.OpenFile(pending, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err == nil {
 		err = syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	}
+	if err == nil {
+		err = os.Rename(pending, filepath.Join(dir, tempLockName))
 	}
 	if err != nil {
 		if lock != nil {

@@ -50,3 +50,23 @@ func TestSweepRemovesOnlyDeadPoolsFolders(t *testing.T) {
 		}
 	}
 }
+
+// TestTempRootIsHeldWhileItsPoolLives: the folder a pool makes is never
+// found abandoned while its lock is held, and is once it is released.
+func TestTempRootIsHeldWhileItsPoolLives(t *testing.T) {
+	dir, lock, err := makeTempRoot(slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if abandoned(dir) {
+		t.Fatal("a living pool's folder was taken for abandoned")
+	}
+	if _, err := os.Stat(filepath.Join(dir, tempLockName+".new")); err == nil {
+		t.Fatal("the lock file was left under its pending name")
+	}
+	lock.Close()
+	if !abandoned(dir) {
+		t.Fatal("a released folder was not taken for abandoned")
+	}
+}
