@@ -13,14 +13,15 @@ type Kind int
 // The kinds of Error. The zero value is KindInternal so that an unclassified
 // failure is never shown to users as their fault.
 const (
-	KindInternal  Kind = iota // an unexpected failure: disk, permissions, bugs
-	KindInvalid               // the caller's input breaks a rule (a bad name, a bad argument)
-	KindNotFound              // the file or conversation does not exist
-	KindConflict              // the target is in a state that forbids the operation (a folder where a file is expected)
-	KindTooLarge              // a size limit would be exceeded (file, conversation quota, per-execution bytes)
-	KindForbidden             // the operation is not allowed here (outside a read root, a symbolic link)
-	KindCancelled             // the caller or the server stopped the operation before it finished; nothing changed
-	KindNoSpace               // the disk (or its quota for convfiles) is full; nothing changed
+	KindInternal        Kind = iota // an unexpected failure: disk, permissions, bugs
+	KindInvalid                     // the caller's input breaks a rule (a bad name, a bad argument)
+	KindNotFound                    // the file or conversation does not exist
+	KindConflict                    // the target is in a state that forbids the operation (a folder where a file is expected)
+	KindTooLarge                    // a size limit would be exceeded (file, conversation quota, per-execution bytes)
+	KindForbidden                   // the operation is not allowed here (outside a read root, a symbolic link)
+	KindCancelled                   // the caller or the server stopped the operation before it finished; nothing changed
+	KindNoSpace                     // the disk (or its quota for convfiles) is full; nothing changed
+	KindUnauthenticated             // no credential, or one that is unknown, altered, expired or revoked
 )
 
 // String returns the kind's stable name, used in JSON error envelopes.
@@ -40,6 +41,8 @@ func (k Kind) String() string {
 		return "cancelled"
 	case KindNoSpace:
 		return "no_space"
+	case KindUnauthenticated:
+		return "unauthenticated"
 	default:
 		return "internal"
 	}

@@ -28,13 +28,17 @@ var rules = map[string]struct {
 	"formats": {mayImport: []string{"files", "content", "internal/bytesize"}, ownNot: []string{"net/http"}},
 	// ops is the one table of operations every door adapts: it speaks no
 	// HTTP (the PDF library links it), knows no SQL and no script engine.
-	"ops": {mayImport: []string{"files", "content", "formats", "internal/bytesize"},
+	"ops": {mayImport: []string{"files", "content", "formats", "auth", "internal/bytesize", "internal/signing"},
 		ownNot: []string{"net/http"}, mustNot: []string{"database/sql", "github.com/dop251/goja"}},
 	"prompts": {},
+	// auth says who is asking: credentials, scopes, tokens. It speaks no
+	// HTTP (auth/idp fetches an identity provider's keys) and knows no SQL.
+	"auth":     {mayImport: []string{"files", "internal/bytesize", "internal/signing"}, mustNot: []string{"net/http", "database/sql"}},
+	"auth/idp": {mayImport: []string{"auth", "files", "internal/bytesize", "internal/signing"}, mustNot: []string{"database/sql"}},
 	// internal/peakrss reads the process's peak memory for benchmarks.
 	"internal/peakrss": {},
 	// files/sqlite implements the index that files declares.
-	"files/sqlite": {mayImport: []string{"files", "internal/bytesize"}, mustNot: []string{"net/http", "github.com/dop251/goja"}},
+	"files/sqlite": {mayImport: []string{"files", "auth", "internal/bytesize", "internal/signing"}, mustNot: []string{"net/http", "github.com/dop251/goja"}},
 	// files/filestest is the conformance suite every store runs.
 	"files/filestest": {mayImport: []string{"files", "internal/bytesize"}, mustNot: []string{"net/http", "database/sql"}},
 	// files/blobtest and files/indextest are the conformance suites of the
@@ -44,15 +48,15 @@ var rules = map[string]struct {
 	"files":           {mayImport: []string{"internal/bytesize"}, mustNot: []string{"net/http", "database/sql", "github.com/dop251/goja", "modernc.org/sqlite"}},
 	// esbuild's API package links net/http for its dev server; the runtime
 	// itself speaks no HTTP.
-	"runtime": {mayImport: []string{"files", "content", "formats", "ops", "prompts", "internal/bytesize"}, ownNot: []string{"net/http"}},
-	"routes":  {mayImport: []string{"files", "content", "formats", "ops", "runtime", "prompts", "internal/bytesize", "internal/links"}},
+	"runtime": {mayImport: []string{"files", "content", "formats", "ops", "auth", "prompts", "internal/bytesize", "internal/signing"}, ownNot: []string{"net/http"}},
+	"routes":  {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/links", "internal/signing"}},
 	// sandbox runs the runtime and formats in worker processes and serves
 	// their file operations: it speaks no HTTP and knows no SQL.
-	"sandbox": {mayImport: []string{"files", "content", "formats", "ops", "runtime", "prompts", "internal/bytesize", "internal/links"},
+	"sandbox": {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/links", "internal/signing"},
 		ownNot: []string{"net/http"}, mustNot: []string{"modernc.org/sqlite"}},
 	// routes and routes/mcp are two doors over the same packages: neither
 	// imports the other.
-	"routes/mcp":    {mayImport: []string{"files", "content", "formats", "ops", "runtime", "prompts", "internal/bytesize"}, mustNot: []string{"modernc.org/sqlite"}},
+	"routes/mcp":    {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/signing"}, mustNot: []string{"modernc.org/sqlite"}},
 	"cmd/convfiles": {mayImport: []string{""}},
 }
 

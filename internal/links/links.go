@@ -12,6 +12,8 @@ import (
 // server, such as "http://127.0.0.1:8080" or "https://files.example.com/cf".
 type Links struct {
 	Base string
+	// Sign, when set, makes every link expire and carry its signature.
+	Sign *Signer
 }
 
 // URL returns the link of name in a conversation: every path segment is
@@ -28,6 +30,10 @@ func (l Links) URL(conversation, name string) string {
 	for _, seg := range strings.Split(name, "/") {
 		b.WriteByte('/')
 		b.WriteString(url.PathEscape(seg))
+	}
+	if l.Sign != nil {
+		b.WriteByte('?')
+		b.WriteString(l.Sign.Query(conversation, name))
 	}
 	return b.String()
 }

@@ -1,0 +1,85 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+
+	"convfiles/auth"
+	"convfiles/files"
+)
+
+var _ auth.KeyStore = (*Index)(nil)
+
+// CreateKey stores a new API key's record.
+func (ix *Index) CreateKey(ctx context.Context, k auth.Key) error {
+	_, err := ix.w.ExecContext(ctx, `INSERT INTO api_keys (id, name, hash, scopes, tenant, conversations, created_on) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		k.ID, k.Name, k.Hash, k.Scopes.String(), k.Tenant, strings.Join(k.Conversations, "\n"), k.Created.UnixNano())
+	return err
+}
+
+const keyColumns = `id, name, hash, scopes, tenant, conversations, created_on, revoked_on`
+
+// Key returns the record of the key with the given ID.
+func (ix *Index) Key(ctx context.Context, id string) (auth.Key, error) {
+	k, err := scanKey(ix.r.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return auth.Key{}, files.E("key", files.KindNotFound, id, "no API key has this ID; convfiles keys list shows them", nil)
+	}
+	return k, err
+}
+
+// Keys returns every key's record, oldest first.
+func (ix *Index) Keys(ctx context.Context) ([]auth.Key, error) {
+	rows, err := ix.r.QueryContext(ctx, `SELECT `+keyColumns+` FROM api_keys ORDER BY created_on, id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []auth.Key
+	for rows.Next() {
+		k, err := scanKey(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// RevokeKey marks the key revoked at the given time, once.
+func (ix *Index) RevokeKey(ctx context.Context, id string, at time.Time) error {
+	res, err := ix.w.ExecContext(ctx, `UPDATE api_keys SET revoked_on = COALESCE(revoked_on, ?) WHERE id = ?`, at.UnixNano(), id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return files.E("revoke key", files.KindNotFound, id, "no API key has this ID; convfiles keys list shows them", nil)
+	}
+	return nil
+}
+
+func scanKey(row scanner) (auth.Key, error) {
+	var k auth.Key
+	var scopes, convs string
+	var created int64
+	var revoked sql.NullInt64
+	if err := row.Scan(&k.ID, &k.Name, &k.Hash, &scopes, &k.Tenant, &convs, &created, &revoked); err != nil {
+		return auth.Key{}, err
+	}
+	sc, err := auth.ParseScopes(scopes)
+	if err != nil {
+		return auth.Key{}, err
+	}
+	k.Scopes, k.Created = sc, time.Unix(0, created).UTC()
+	if convs != "" {
+		k.Conversations = strings.Split(convs, "\n")
+	}
+	if revoked.Valid {
+		t := time.Unix(0, revoked.Int64).UTC()
+		k.Revoked = &t
+	}
+	return k, nil
+}
