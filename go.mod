@@ -6,6 +6,7 @@ toolchain go1.26.8
 
 require (
 	github.com/BurntSushi/toml v1.6.0
+	github.com/MicahParks/keyfunc/v3 v3.9.1
 	github.com/adrg/xdg v0.5.3
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.22.1
@@ -15,6 +16,7 @@ require (
 	github.com/evanw/esbuild v0.28.2
 	github.com/gabriel-vasile/mimetype v1.4.16
 	github.com/gen2brain/webp v0.6.4
+	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/google/jsonschema-go v0.4.3
 	github.com/google/uuid v1.6.0
 	github.com/gorilla/mux v1.8.1
@@ -31,6 +33,7 @@ require (
 )
 
 require (
+	github.com/MicahParks/jwkset v0.11.4 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/ebitengine/purego v0.10.1 // indirect

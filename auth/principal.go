@@ -8,6 +8,8 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -112,6 +114,22 @@ func (p *Principal) Reaches(conv string) bool {
 	return strings.HasPrefix(conv, p.Tenant)
 }
 
+// Namespace is the folder, ending in "/", of what the principal keeps
+// apart from everyone else (saved code): "" for the local user, the
+// tenant's or the key's own folder otherwise.
+func (p *Principal) Namespace() string {
+	switch {
+	case p == Local:
+		return ""
+	case p.Tenant != "":
+		return "tenant-" + p.Tenant + "/"
+	case p.Key != "":
+		return "key-" + p.Key + "/"
+	}
+	sum := sha256.Sum256([]byte(p.ID))
+	return "user-" + hex.EncodeToString(sum[:8]) + "/"
+}
+
 // Bound reports whether the principal reaches only some conversations.
 func (p *Principal) Bound() bool { return p.Tenant != "" || len(p.Conversations) > 0 }
 
@@ -123,6 +141,12 @@ func (p *Principal) Allow(conv string, need Scope) error {
 	if !p.Reaches(conv) {
 		return files.E("authorize", files.KindNotFound, conv, "no such conversation", nil)
 	}
+	return p.Require(need)
+}
+
+// Require checks that the principal holds need, for what belongs to no
+// one conversation.
+func (p *Principal) Require(need Scope) error {
 	if !p.Scopes.Has(need) {
 		return files.E("authorize", files.KindForbidden, "", fmt.Sprintf("this credential may %s, not %s", orNothing(p.Scopes), need), nil)
 	}

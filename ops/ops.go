@@ -95,6 +95,9 @@ type Op struct {
 // Call decodes args (a JSON object of In's fields; unknown fields are
 // refused) and runs the operation.
 func (op Op) Call(ctx context.Context, env Env, args json.RawMessage) (any, error) {
+	if err := op.authorize(ctx, env); err != nil {
+		return nil, err
+	}
 	in := op.newIn()
 	if err := Decode(args, in); err != nil {
 		return nil, files.E(op.Name, files.KindInvalid, "", err.Error(), nil)
@@ -107,7 +110,12 @@ func (op Op) Call(ctx context.Context, env Env, args json.RawMessage) (any, erro
 func (op Op) NewIn() any { return op.newIn() }
 
 // Run runs the operation on in, a pointer from NewIn.
-func (op Op) Run(ctx context.Context, env Env, in any) (any, error) { return op.run(ctx, env, in) }
+func (op Op) Run(ctx context.Context, env Env, in any) (any, error) {
+	if err := op.authorize(ctx, env); err != nil {
+		return nil, err
+	}
+	return op.run(ctx, env, in)
+}
 
 var table = map[string]Op{}
 

@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"convfiles/auth"
 	"net/http"
 	"strconv"
 	"time"
@@ -71,16 +72,20 @@ func (s *Server) handleConversations(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log, err)
 		return
 	}
-	if list == nil {
-		list = []files.ConversationInfo{}
+	seen := []files.ConversationInfo{}
+	for _, c := range list {
+		if reaches(r.Context(), c.ID) {
+			seen = append(seen, c)
+		}
 	}
+	list = seen
 	writeResult(w, map[string]any{"conversations": list})
 }
 
 func (s *Server) handleDeleteConversation(w http.ResponseWriter, r *http.Request) {
 	conv, err := pathVar(r, "conversation")
 	if err == nil {
-		err = s.store.RemoveConversation(conv)
+		err = s.removeConversation(r.Context(), conv)
 	}
 	if err != nil {
 		writeError(w, r, s.log, err)
@@ -104,7 +109,7 @@ func (s *Server) listFiles(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, err := s.store.Space(conv)
+	sp, err := s.open(r.Context(), conv, auth.Read)
 	if err != nil {
 		return nil, err
 	}

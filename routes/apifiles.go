@@ -2,6 +2,7 @@ package routes
 
 import (
 	"context"
+	"convfiles/auth"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -36,7 +37,15 @@ func (s *Server) fileByID(r *http.Request, live bool) (files.Record, *files.Spac
 	if err != nil {
 		return rec, nil, err
 	}
-	sp, err := s.store.Space(rec.Conversation)
+	need := auth.Read
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		need = auth.Write
+	}
+	sp, err := s.open(r.Context(), rec.Conversation, need)
+	if files.KindOf(err) == files.KindNotFound {
+		// Another tenant's file answers as an unknown ID does.
+		err = files.E("find", files.KindNotFound, id, "no file has this ID", nil)
+	}
 	return rec, sp, err
 }
 

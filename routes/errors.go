@@ -42,6 +42,8 @@ func statusOf(kind files.Kind) (int, string) {
 		return http.StatusServiceUnavailable, "CancelledError"
 	case files.KindNoSpace:
 		return http.StatusInsufficientStorage, "StorageFullError"
+	case files.KindUnauthenticated:
+		return http.StatusUnauthorized, "AuthenticationError"
 	}
 	return http.StatusInternalServerError, "InternalError"
 }

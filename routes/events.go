@@ -2,6 +2,8 @@ package routes
 
 import (
 	"context"
+	"convfiles/auth"
+	"convfiles/ops"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -30,11 +32,15 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	conv := r.URL.Query().Get("conversation")
-	if conv != "" {
-		if err := files.ValidateConversationID(conv); err != nil {
-			writeError(w, r, s.log, err)
-			return
+	err := ops.AuthorizeScope(r.Context(), auth.Read)
+	if err == nil && conv != "" {
+		if err = files.ValidateConversationID(conv); err == nil {
+			err = ops.Authorize(r.Context(), conv, auth.Read)
 		}
+	}
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
 	}
 	last, err := resumePoint(r, ix)
 	if err != nil {
@@ -80,6 +86,9 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprint(w, ": keep-alive\n\n")
 		}
 		for _, ev := range evs {
+			if !reaches(ctx, ev.Conversation) {
+				continue
+			}
 			data, _ := json.Marshal(eventPayload(ev, s.links))
 			fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", ev.Seq, ev.Type, data)
 		}

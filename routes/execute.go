@@ -1,6 +1,9 @@
 package routes
 
 import (
+	"context"
+	"convfiles/auth"
+	"convfiles/ops"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -26,7 +29,7 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	space, release, err := s.scriptSpace(body)
+	space, release, err := s.scriptSpace(r.Context(), body)
 	if err != nil {
 		writeError(w, r, s.log, err)
 		return
@@ -113,8 +116,11 @@ func (s *Server) parseExecute(w http.ResponseWriter, r *http.Request, body map[s
 
 // scriptSpace picks the files a script works on: its conversation's, or
 // the default folder, or none when script file access is off.
-func (s *Server) scriptSpace(body map[string]any) (*files.Space, func(), error) {
+func (s *Server) scriptSpace(ctx context.Context, body map[string]any) (*files.Space, func(), error) {
 	none := func() {}
+	if err := ops.AuthorizeScope(ctx, auth.Execute); err != nil {
+		return nil, none, err
+	}
 	raw, has := body["conversationId"]
 	if has && raw != nil {
 		id, isStr := raw.(string)
@@ -124,16 +130,21 @@ func (s *Server) scriptSpace(body map[string]any) (*files.Space, func(), error) 
 		if err := files.ValidateConversationID(id); err != nil {
 			return nil, none, err
 		}
+		if err := ops.Authorize(ctx, id, auth.Execute); err != nil {
+			return nil, none, err
+		}
 		if !s.scripts.enabled {
 			return nil, none, nil
 		}
-		sp, err := s.store.Space(id)
+		sp, err := s.open(ctx, id, auth.Execute)
 		if err != nil {
 			return nil, none, err
 		}
 		return sp, func() { sp.Close() }, nil
 	}
-	if !s.scripts.enabled {
+	if p := auth.FromContext(ctx); !s.scripts.enabled || p.Bound() {
+		// The default folder is everyone's: a credential bound to some
+		// conversations runs without files unless it names one.
 		return nil, none, nil
 	}
 	return s.scripts.def, none, nil

@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"convfiles/auth"
 	"io"
 	"net/http"
 	"net/url"
@@ -24,7 +25,11 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log, err)
 		return
 	}
-	sp, err := s.store.Space(conv)
+	ctx, ok := s.linkCredential(w, r, conv, name)
+	if !ok {
+		return
+	}
+	sp, err := s.open(ctx, conv, auth.Read)
 	if err != nil {
 		writeError(w, r, s.log, err)
 		return

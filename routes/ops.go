@@ -79,10 +79,7 @@ func (s *Server) runOp(w http.ResponseWriter, r *http.Request) (any, error) {
 	case !utf8.Valid(body):
 		return nil, files.E(name, files.KindInvalid, "", "the body is not valid UTF-8", nil)
 	}
-	if err := files.ValidateConversationID(conv); err != nil {
-		return nil, err
-	}
-	sp, err := s.store.Space(conv)
+	sp, err := s.open(r.Context(), conv, op.Effect.Scope())
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package routes
 
 import (
 	"context"
+	"convfiles/auth"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -36,9 +37,14 @@ type Config struct {
 	// names no conversation (the [io] folder); nil means it has none.
 	DefaultScriptSpace *files.Space
 	RateLimits         RateLimits
-	// API serves the REST API under /api/ and the web page at /. It has
-	// no authentication yet, so hosted mode leaves it off.
+	// API serves the REST API under /api/ and the web page at /.
 	API bool
+	// Auth, when set, authenticates every request but /healthz and signed
+	// links (hosted mode); nil serves the local user alone.
+	Auth *auth.Authenticator
+	// Issuers are the identity providers whose tokens Auth accepts, as
+	// /.well-known/oauth-protected-resource names them.
+	Issuers []string
 	// MCP, when set, serves the MCP streamable HTTP transport at /mcp.
 	MCP http.Handler
 	// Health adds to /healthz's answer (the sandbox's workers).
@@ -58,6 +64,7 @@ type Server struct {
 	router  *mux.Router
 	headers *headerCache
 	runner  runtime.Executor
+	auth    *auth.Authenticator
 	formats formats.Caller
 	work    *files.Space
 	scripts scriptFiles
@@ -91,7 +98,7 @@ func New(cfg Config) *Server {
 		cfg.Formats = formats.Local{}
 	}
 	s := &Server{formats: cfg.Formats, store: cfg.Store, links: cfg.Links, log: cfg.Logger, headers: newHeaderCache(4096),
-		runner: cfg.Runner, work: cfg.Workspace, scripts: scriptFiles{cfg.ScriptFiles, cfg.DefaultScriptSpace},
+		runner: cfg.Runner, auth: cfg.Auth, work: cfg.Workspace, scripts: scriptFiles{cfg.ScriptFiles, cfg.DefaultScriptSpace},
 		rates: cfg.RateLimits, limits: newLimits(cfg.RateLimits), previews: newPreviewSlots(goruntime.NumCPU())}
 	s.closing, s.shutdown = context.WithCancel(context.Background())
 	guard, err := newOriginGuard(cfg.Access, cfg.Links.Base)
@@ -125,7 +132,10 @@ func New(cfg Config) *Server {
 		s.registerPage(r)
 	}
 	if cfg.MCP != nil {
-		r.Handle("/mcp", s.limitMCP(cfg.MCP))
+		r.Handle("/mcp", s.limitMCP(s.protectMCP(cfg.MCP)))
+	}
+	if cfg.Auth != nil {
+		r.Handle(resourceMetadataPath, s.resourceMetadata(cfg.Issuers)).Methods(http.MethodGet, http.MethodOptions)
 	}
 	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
 	s.router = r
@@ -152,6 +162,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// matching runs a regexp per route.
 	if strings.HasPrefix(r.URL.Path, "/files/") {
 		s.handleFile(w, r)
+		return
+	}
+	r, ok := s.authenticate(w, r)
+	if !ok {
 		return
 	}
 	s.router.ServeHTTP(w, r)

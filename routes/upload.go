@@ -2,6 +2,7 @@ package routes
 
 import (
 	"bufio"
+	"convfiles/auth"
 	"errors"
 	"io"
 	"mime"
@@ -87,7 +88,7 @@ func (u *upload) receive(mr *multipart.Reader) error {
 			if u.conv == "" {
 				return files.E("upload", files.KindInvalid, "", "name the conversation: ?conversation=ID, or a \"conversation\" field before the files", nil)
 			}
-			if u.sp, err = u.server.store.Space(u.conv); err != nil {
+			if u.sp, err = u.server.open(u.r.Context(), u.conv, auth.Write); err != nil {
 				return err
 			}
 		}

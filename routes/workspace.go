@@ -2,6 +2,8 @@ package routes
 
 import (
 	"bytes"
+	"context"
+	"convfiles/auth"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,9 +19,16 @@ import (
 const maxBody = 6*MaxCodeBytes + 64<<10
 
 func (s *Server) registerCodeRoutes(r *mux.Router) {
-	r.HandleFunc("/workspace", s.handleWorkspaceSave).Methods(http.MethodPut)
-	r.HandleFunc("/execute", s.handleExecute).Methods(http.MethodPost)
-	r.HandleFunc("/lint", s.handleLint).Methods(http.MethodPost)
+	r.HandleFunc("/workspace", s.needs(auth.Execute, s.handleWorkspaceSave)).Methods(http.MethodPut)
+	r.HandleFunc("/execute", s.needs(auth.Execute, s.handleExecute)).Methods(http.MethodPost)
+	r.HandleFunc("/lint", s.needs(auth.Execute, s.handleLint)).Methods(http.MethodPost)
+}
+
+// codeName is the file saved code of codeID lives in: in the folder of
+// the principal's namespace, so no credential reads or overwrites code
+// that another one saved.
+func codeName(ctx context.Context, codeID string) string {
+	return auth.FromContext(ctx).Namespace() + codeID + ".ts"
 }
 
 // decodeBody reads a JSON object body of at most maxBody bytes.
@@ -78,12 +87,12 @@ func (s *Server) handleWorkspaceSave(w http.ResponseWriter, r *http.Request) {
 		s.rejectSave(w, ferr)
 		return
 	}
-	if ok, wait := s.limits.codeID.allow(codeID); !ok {
+	name := codeName(r.Context(), codeID)
+	if ok, wait := s.limits.codeID.allow(name); !ok {
 		tooMany(w, "codeId "+codeID, s.rates.PerCodeID, wait)
 		return
 	}
 	code = extractFence(code)
-	name := codeID + ".ts"
 	info, err := s.work.WriteBytes(r.Context(), name, []byte(code), files.WriteOptions{})
 	if err != nil {
 		s.log.Error("workspace save failed", "codeId", codeID, "err", err)
@@ -128,7 +137,7 @@ func (s *Server) loadCode(w http.ResponseWriter, r *http.Request, body map[strin
 		writeFieldError(w, ferr)
 		return "", "", false
 	}
-	filename = rawID.(string) + ".ts"
+	filename = codeName(r.Context(), rawID.(string))
 	f, _, err := s.work.Open(filename)
 	if err != nil {
 		if files.KindOf(err) == files.KindNotFound {

@@ -11,14 +11,15 @@ import (
 //
 //	try { read_file("x") } catch (e) { if (e.name === "FileNotFoundError") … }
 var errorNames = map[files.Kind]string{
-	files.KindInvalid:   "ValidationError",
-	files.KindNotFound:  "FileNotFoundError",
-	files.KindTooLarge:  "LimitError",
-	files.KindForbidden: "PermissionError",
-	files.KindConflict:  "ConflictError",
-	files.KindInternal:  "InternalError",
-	files.KindCancelled: "CancelledError",
-	files.KindNoSpace:   "StorageFullError",
+	files.KindInvalid:         "ValidationError",
+	files.KindNotFound:        "FileNotFoundError",
+	files.KindTooLarge:        "LimitError",
+	files.KindForbidden:       "PermissionError",
+	files.KindConflict:        "ConflictError",
+	files.KindInternal:        "InternalError",
+	files.KindCancelled:       "CancelledError",
+	files.KindNoSpace:         "StorageFullError",
+	files.KindUnauthenticated: "AuthenticationError",
 }
 
 // throw raises a JS error of the given name. It panics, which goja turns

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"convfiles/auth"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -204,6 +205,11 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 	}
 	if r.cfg.Exclusive {
 		regexp2.DefaultMatchTimeout = timeout
+	}
+	if auth.FromContext(ctx) == nil {
+		// The door that started the run authorized it (POST /execute,
+		// execute_script); inside it, the script reaches its Space alone.
+		ctx = auth.NewContext(ctx, auth.Local)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"convfiles/auth"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -42,7 +43,8 @@ func cmdCall(e *env, args []string) error {
 		return err
 	}
 	defer done()
-	res, err := op.Call(context.Background(), ops.Env{Space: sp}, input)
+	// The command line is the local user, who owns the data folder.
+	res, err := op.Call(auth.NewContext(context.Background(), auth.Local), ops.Env{Space: sp}, input)
 	if err != nil {
 		if files.KindOf(err) == files.KindInternal {
 			return err

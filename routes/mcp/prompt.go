@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"convfiles/auth"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -34,7 +35,7 @@ func (s *Server) registerPrompt() {
 }
 
 func (s *Server) getPrompt(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
-	conv, err := s.conversation(req.Params.Arguments["conversation_id"])
+	conv, err := s.conversation(ctx, req.Params.Arguments["conversation_id"], auth.Read)
 	if err != nil {
 		return nil, invalidParams(files.MessageOf(err))
 	}

@@ -3,6 +3,8 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"convfiles/auth"
+	"convfiles/ops"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -230,7 +232,7 @@ func (s *Server) describeSchema(name string, schema *jsonschema.Schema, h hints)
 
 // open resolves the conversation of a call and opens its folder.
 func (s *Server) open(ctx context.Context, req *sdk.CallToolRequest, conv string) (*call, func(), error) {
-	conv, err := s.conversation(conv)
+	conv, err := s.conversation(ctx, conv, auth.Read)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -247,7 +249,15 @@ func (s *Server) open(ctx context.Context, req *sdk.CallToolRequest, conv string
 
 // conversation is the conversation a call works in: the one it names, or
 // the server's own. A server started for one conversation refuses others.
-func (s *Server) conversation(asked string) (string, error) {
+func (s *Server) conversation(ctx context.Context, asked string, need auth.Scope) (string, error) {
+	conv, err := s.resolveConversation(asked)
+	if err != nil {
+		return "", err
+	}
+	return conv, ops.Authorize(ctx, conv, need)
+}
+
+func (s *Server) resolveConversation(asked string) (string, error) {
 	own := s.cfg.Conversation
 	switch {
 	case asked == "" && own == "":

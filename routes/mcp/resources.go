@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"convfiles/auth"
 	"fmt"
 	"net/url"
 	"strings"
@@ -181,7 +182,7 @@ func (r *resources) apply(ctx context.Context, ev files.Event) {
 // with its MIME type.
 func (r *resources) read(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	uri := req.Params.URI
-	conv, name, err := r.target(uri)
+	conv, name, err := r.target(ctx, uri)
 	if err != nil {
 		return nil, err
 	}
@@ -211,18 +212,18 @@ func (r *resources) read(ctx context.Context, req *sdk.ReadResourceRequest) (*sd
 // subscribe accepts subscriptions to the files this server serves, even
 // to one not written yet: its creation is an update too.
 func (r *resources) subscribe(ctx context.Context, req *sdk.SubscribeRequest) error {
-	_, _, err := r.target(req.Params.URI)
+	_, _, err := r.target(ctx, req.Params.URI)
 	return err
 }
 
 // target parses a file URI and checks it names a valid file of a
 // conversation this server serves.
-func (r *resources) target(uri string) (conv, name string, err error) {
+func (r *resources) target(ctx context.Context, uri string) (conv, name string, err error) {
 	conv, name, err = parseURI(uri)
 	if err != nil {
 		return "", "", invalidParams(err.Error())
 	}
-	if conv, err = r.s.conversation(conv); err != nil {
+	if conv, err = r.s.conversation(ctx, conv, auth.Read); err != nil {
 		return "", "", invalidParams(files.MessageOf(err))
 	}
 	if name, err = files.ValidateName(name); err != nil {
@@ -240,7 +241,7 @@ func (r *resources) checkURIs(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if method == "resources/read" {
 			if rr, ok := req.(*sdk.ReadResourceRequest); ok && rr.Params != nil {
-				if _, _, err := r.target(rr.Params.URI); err != nil {
+				if _, _, err := r.target(ctx, rr.Params.URI); err != nil {
 					return nil, err
 				}
 			}

@@ -39,6 +39,10 @@ type Config struct {
 	// MaxMediaBytes caps file_read_media and resource reads; 0 means
 	// DefaultMaxMediaBytes.
 	MaxMediaBytes int64
+	// Hosted refuses every call that does not carry a principal from the
+	// HTTP door's authentication (TokenInfo.Extra[PrincipalKey]); off,
+	// a call without one is the local user's.
+	Hosted bool
 	// Version is reported to clients in the initialize handshake.
 	Version string
 	Logger  *slog.Logger
@@ -92,6 +96,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.registerPrompt()
 	s.sdk.AddReceivingMiddleware(s.res.checkURIs)
+	s.sdk.AddReceivingMiddleware(s.withPrincipal) // added last, so it runs first
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
 	if err := s.res.load(ctx); err != nil {
