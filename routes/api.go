@@ -2,6 +2,7 @@ package routes
 
 import (
 	"convfiles/auth"
+	"convfiles/ops"
 	"net/http"
 	"strconv"
 	"time"
@@ -67,7 +68,11 @@ func (s *Server) fileJSON(rec files.Record) fileJSON {
 }
 
 func (s *Server) handleConversations(w http.ResponseWriter, r *http.Request) {
-	list, err := s.store.Conversations()
+	err := ops.AuthorizeScope(r.Context(), auth.Read)
+	var list []files.ConversationInfo
+	if err == nil {
+		list, err = s.store.Conversations()
+	}
 	if err != nil {
 		writeError(w, r, s.log, err)
 		return
@@ -78,8 +83,7 @@ func (s *Server) handleConversations(w http.ResponseWriter, r *http.Request) {
 			seen = append(seen, c)
 		}
 	}
-	list = seen
-	writeResult(w, map[string]any{"conversations": list})
+	writeResult(w, map[string]any{"conversations": seen})
 }
 
 func (s *Server) handleDeleteConversation(w http.ResponseWriter, r *http.Request) {

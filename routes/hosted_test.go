@@ -119,6 +119,7 @@ func TestHostedRefusesWhoMayNot(t *testing.T) {
 	}
 	sp.Close()
 	right, _ := e.key(auth.Read|auth.Write|auth.Execute, "acme-")
+	executeOnly, _ := e.key(auth.Execute, "acme-")
 	readOnly, _ := e.key(auth.Read, "acme-")
 	otherTenant, _ := e.key(auth.AllScopes&^auth.Admin, "other-")
 	revoked, revokedKey := e.key(auth.Read|auth.Write, "acme-")
@@ -143,6 +144,7 @@ func TestHostedRefusesWhoMayNot(t *testing.T) {
 		need                auth.Scope
 	}
 	routes := []route{
+		{"GET", "/api/conversations", "", "", auth.Read},
 		{"GET", "/api/conversations/acme-1/files", "", "", auth.Read},
 		{"GET", "/api/files/" + rec.ID, "", "", auth.Read},
 		{"GET", "/api/files/" + rec.ID + "/download", "", "", auth.Read},
@@ -164,8 +166,8 @@ func TestHostedRefusesWhoMayNot(t *testing.T) {
 		{"revoked key", revoked, func(route) int { return 401 }},
 		{"expired token", expired.Token, func(route) int { return 401 }},
 		{"wrong tenant", otherTenant, func(r route) int {
-			if r.path == "/lint" || r.path == "/workspace" {
-				return 200 // belongs to no conversation: the tenant's own
+			if r.path == "/lint" || r.path == "/workspace" || r.path == "/api/conversations" {
+				return 200 // belongs to no conversation, or lists the tenant's own
 			}
 			return 404
 		}},
@@ -206,6 +208,9 @@ func TestHostedRefusesWhoMayNot(t *testing.T) {
 	}
 	if _, env, _ := e.call("GET", "/api/conversations", otherTenant, "", nil); strings.Contains(env.raw, "acme-1") {
 		t.Errorf("another tenant lists acme-1: %s", env.raw)
+	}
+	if status, env, _ := e.call("GET", "/api/conversations", executeOnly, "", nil); status != 403 {
+		t.Errorf("a key without read lists conversations: %d %s", status, env.raw)
 	}
 }
 

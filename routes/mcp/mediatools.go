@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"convfiles/auth"
+	"convfiles/ops"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -112,6 +114,9 @@ type downloadOut struct {
 }
 
 func (s *Server) fileDownload(c *call, in downloadIn) (downloadOut, error) {
+	if err := ops.Authorize(c.ctx, c.conv, auth.Write); err != nil {
+		return downloadOut{}, err
+	}
 	if s.cfg.Downloader == nil {
 		return downloadOut{}, files.E("file_download", files.KindForbidden, "", "downloads are not enabled on this server", nil)
 	}

@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"convfiles/auth"
+	"convfiles/ops"
 	"encoding/json"
 	"time"
 
@@ -59,6 +61,9 @@ func (s *Server) addScriptTool() error {
 // text starts with why, followed by the report: what it logged and wrote
 // before it failed.
 func (s *Server) executeScript(c *call, in scriptIn) (*sdk.CallToolResult, error) {
+	if err := ops.Authorize(c.ctx, c.conv, auth.Execute); err != nil {
+		return nil, err
+	}
 	lang, err := runtime.ParseLanguage(in.Language)
 	if err != nil {
 		return nil, files.E("execute_script", files.KindInvalid, in.Language, "language must be js (JavaScript) or ts (TypeScript)", nil)
