@@ -103,3 +103,21 @@ func TestLinkWithABearerCredential(t *testing.T) {
 		t.Errorf("a bad credential: %d", status)
 	}
 }
+
+// TestResourceMetadata: the URL a 401 names serves, without a credential,
+// the protected-resource metadata that tells MCP clients to send bearer
+// tokens to /mcp.
+func TestResourceMetadata(t *testing.T) {
+	e := newHostedEnv(t)
+	_, _, h := e.call("GET", "/api/conversations", "", "", nil)
+	challenge := h.Get("WWW-Authenticate")
+	_, rest, ok := strings.Cut(challenge, `resource_metadata="`)
+	metaURL, _, _ := strings.Cut(rest, `"`)
+	if !ok || !strings.HasPrefix(metaURL, e.srv.URL) {
+		t.Fatalf("challenge %q", challenge)
+	}
+	status, env, _ := e.call("GET", strings.TrimPrefix(metaURL, e.srv.URL), "", "", nil)
+	if status != 200 || !strings.Contains(env.raw, `"resource":"`+e.srv.URL+`/mcp"`) || !strings.Contains(env.raw, `"bearer_methods_supported":["header"]`) {
+		t.Fatalf("metadata: %d %s", status, env.raw)
+	}
+}
