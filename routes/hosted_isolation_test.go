@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"convfiles/auth"
-	"convfiles/files"
 )
 
 // firstEvent opens the event stream of all conversations with cred and
@@ -46,16 +45,8 @@ func TestEventsStayWithTheirTenant(t *testing.T) {
 	acme, _ := e.key(auth.Read, "acme-")
 	other, _ := e.key(auth.Read, "other-")
 	acmeNext, otherNext := e.firstEvent(acme), e.firstEvent(other)
-	for _, conv := range []string{"acme-1", "other-1"} {
-		sp, err := e.store.Space(conv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := sp.WriteBytes(context.Background(), "x.txt", []byte("x"), files.WriteOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		sp.Close()
-	}
+	e.write("acme-1", "x.txt", "x")
+	e.write("other-1", "x.txt", "x")
 	if got := acmeNext(); !strings.Contains(got, `"conversation":"acme-1"`) {
 		t.Errorf("acme's first event: %s", got)
 	}
@@ -88,9 +79,7 @@ func TestSavedCodeStaysWithItsTenant(t *testing.T) {
 // credential as a missing conversation.
 func TestLinkWithABearerCredential(t *testing.T) {
 	e := newHostedEnv(t)
-	sp, _ := e.store.Space("acme-1")
-	sp.WriteBytes(context.Background(), "a.txt", []byte("hello\n"), files.WriteOptions{})
-	sp.Close()
+	e.write("acme-1", "a.txt", "hello\n")
 	acme, _ := e.key(auth.Read, "acme-")
 	other, _ := e.key(auth.Read, "other-")
 	if status, env, _ := e.call("GET", "/files/acme-1/a.txt", acme, "", nil); status != 200 || env.raw != "hello\n" {

@@ -69,6 +69,19 @@ func (e *hostedEnv) key(scopes auth.Scope, tenant string) (string, auth.Key) {
 	return secret, k
 }
 
+// write puts a file into a conversation.
+func (e *hostedEnv) write(conv, name, content string) {
+	e.t.Helper()
+	sp, err := e.store.Space(conv)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer sp.Close()
+	if _, err := sp.WriteBytes(context.Background(), name, []byte(content), files.WriteOptions{}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
 // call sends a request with an optional bearer credential and returns the
 // status and the decoded envelope.
 func (e *hostedEnv) call(method, path, cred, ctype string, body []byte) (int, envelopeJSON, http.Header) {
@@ -110,14 +123,7 @@ type envelopeJSON struct {
 func TestHostedRefusesWhoMayNot(t *testing.T) {
 	e := newHostedEnv(t)
 	ctx := context.Background()
-	sp, err := e.store.Space("acme-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sp.WriteBytes(ctx, "a.txt", []byte("hello\n"), files.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	sp.Close()
+	e.write("acme-1", "a.txt", "hello\n")
 	right, _ := e.key(auth.Read|auth.Write|auth.Execute, "acme-")
 	executeOnly, _ := e.key(auth.Execute, "acme-")
 	readOnly, _ := e.key(auth.Read, "acme-")
@@ -245,9 +251,7 @@ func (e *hostedEnv) callShort(method, path, cred, ctype string, body []byte) (in
 // with 403.
 func TestSignedLinksInHostedMode(t *testing.T) {
 	e := newHostedEnv(t)
-	sp, _ := e.store.Space("acme-1")
-	sp.WriteBytes(context.Background(), "a.txt", []byte("hello\n"), files.WriteOptions{})
-	sp.Close()
+	e.write("acme-1", "a.txt", "hello\n")
 	right, _ := e.key(auth.Read, "acme-")
 	var out struct {
 		Result struct {
