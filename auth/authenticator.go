@@ -17,6 +17,9 @@ type Authenticator struct {
 	Keys KeyStore
 	Ring signing.Keyring
 	IdP  Verifier
+	// DefaultTTL is the lifetime of a token minted without one
+	// (DefaultTokenTTL when zero).
+	DefaultTTL time.Duration
 	// Now tells the time (time.Now when nil).
 	Now func() time.Time
 }
@@ -56,6 +59,9 @@ func (a *Authenticator) Authenticate(ctx context.Context, credential string) (*P
 // Mint makes a conversation token for p, which must be an API key's
 // principal, asking for no more than p holds.
 func (a *Authenticator) Mint(p *Principal, req TokenRequest) (Token, error) {
+	if req.TTL == 0 && a.DefaultTTL > 0 {
+		req.TTL = a.DefaultTTL
+	}
 	return mint(a.tokenKeys(), p, req, a.now())
 }
 

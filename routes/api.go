@@ -38,6 +38,7 @@ func (s *Server) registerAPI(r *mux.Router) {
 	api.HandleFunc("/files/{id}/versions/{version}/download", s.handleVersionDownload).Methods(http.MethodGet, http.MethodHead)
 	api.HandleFunc("/files/{id}/versions/{version}/restore", s.handleRestore).Methods(http.MethodPost)
 	api.HandleFunc("/events", s.handleEvents).Methods(http.MethodGet)
+	api.HandleFunc("/tokens", s.handleMintToken).Methods(http.MethodPost)
 	s.registerOps(api)
 }
 

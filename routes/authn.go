@@ -31,11 +31,14 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*http.Req
 	if s.auth == nil {
 		return r.WithContext(auth.NewContext(r.Context(), auth.Local)), true
 	}
-	if openPaths[r.URL.Path] {
+	if openPaths[r.URL.Path] || pagePaths[r.URL.Path] || r.URL.Path == sessionPath && r.Method == http.MethodPost {
 		return r, true
 	}
-	cred := auth.BearerToken(r.Header.Get("Authorization"))
+	cred, fromCookie := sessionCredential(r)
 	p, err := s.auth.Authenticate(r.Context(), cred)
+	if err == nil && fromCookie {
+		err = s.checkCSRF(r, cred)
+	}
 	if err != nil {
 		if files.KindOf(err) == files.KindUnauthenticated {
 			challenge := `Bearer realm="convfiles", resource_metadata="` + apiURL(s.links, resourceMetadataPath) + `"`
@@ -45,6 +48,12 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*http.Req
 			w.Header().Set("WWW-Authenticate", challenge)
 		}
 		writeError(w, r, s.log, err)
+		return r, false
+	}
+	infoOf(r.Context()).credential = p.ID
+	if ok, wait := s.limits.credential.allow(p.ID); !ok {
+		s.metrics.LimitHit("credential")
+		tooMany(w, "this credential", s.rates.PerCredential, wait)
 		return r, false
 	}
 	return r.WithContext(auth.NewContext(r.Context(), p)), true
@@ -99,7 +108,7 @@ func (s *Server) linkCredential(w http.ResponseWriter, r *http.Request, conv, na
 		return r.Context(), ok
 	}
 	err := signer.Verify(conv, name, r.URL.Query())
-	if errors.Is(err, links.ErrUnsigned) && s.auth != nil && r.Header.Get("Authorization") != "" {
+	if cred, _ := sessionCredential(r); errors.Is(err, links.ErrUnsigned) && s.auth != nil && cred != "" {
 		r, ok = s.authenticate(w, r)
 		return r.Context(), ok
 	}
@@ -107,6 +116,7 @@ func (s *Server) linkCredential(w http.ResponseWriter, r *http.Request, conv, na
 		writeError(w, r, s.log, files.E("link", files.KindForbidden, "", err.Error(), nil))
 		return nil, false
 	}
+	infoOf(r.Context()).credential = "link"
 	return auth.NewContext(r.Context(), &auth.Principal{ID: "link", Scopes: auth.Read, Conversations: []string{conv}}), true
 }
 

@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"convfiles/auth"
 	"math"
 	"net"
 	"net/http"
@@ -17,6 +18,9 @@ type RateLimits struct {
 	PerClient int // per client address, on /workspace, /execute and /lint
 	PerCodeID int // saves of one codeId
 	Global    int // all clients together
+	// PerCredential is requests a minute per credential in hosted mode,
+	// on every authenticated route (0: no limit).
+	PerCredential int
 	// MCPPerClient is MCP requests a minute per client address over HTTP.
 	MCPPerClient int
 	// EventStreams and EventStreamsPerClient cap the long-lived streams
@@ -26,7 +30,7 @@ type RateLimits struct {
 
 // DefaultRateLimits are seed 002's numbers.
 // An agent's MCP client makes a call per tool use: it gets more room.
-var DefaultRateLimits = RateLimits{PerClient: 100, PerCodeID: 10, Global: 1000, MCPPerClient: 600,
+var DefaultRateLimits = RateLimits{PerClient: 100, PerCodeID: 10, Global: 1000, MCPPerClient: 600, PerCredential: 6000,
 	EventStreams: DefaultEventStreams, EventStreamsPerClient: DefaultEventStreamsPerClient}
 
 // limiter holds one token bucket per key (a client address, a codeId), each
@@ -80,20 +84,20 @@ func (l *limiter) allow(key string) (ok bool, retryAfter time.Duration) {
 
 // limits holds the limiters of the API.
 type limits struct {
-	client, codeID, global, mcp *limiter
-	streams                     *streamCaps
+	client, codeID, global, mcp, credential *limiter
+	streams                                 *streamCaps
 }
 
 func newLimits(rl RateLimits) *limits {
 	return &limits{client: newLimiter(rl.PerClient), codeID: newLimiter(rl.PerCodeID), global: newLimiter(rl.Global),
-		mcp: newLimiter(rl.MCPPerClient), streams: newStreamCaps(rl.EventStreamsPerClient, rl.EventStreams)}
+		mcp: newLimiter(rl.MCPPerClient), credential: newLimiter(rl.PerCredential), streams: newStreamCaps(rl.EventStreamsPerClient, rl.EventStreams)}
 }
 
 // limitMCP applies the MCP rate limit to every /mcp request, and the
 // stream caps to its standing streams (GET).
 func (s *Server) limitMCP(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if ok, wait := s.limits.mcp.allow(clientAddr(r)); !ok {
+		if ok, wait := s.limits.mcp.allow(clientKey(r)); !ok {
 			tooMany(w, "this client", s.rates.MCPPerClient, wait)
 			return
 		}
@@ -111,7 +115,7 @@ func (s *Server) limitMCP(h http.Handler) http.Handler {
 // admit checks the client and global limits, answering 429 with
 // Retry-After when either is exhausted. It reports whether to go on.
 func (s *Server) admit(w http.ResponseWriter, r *http.Request) bool {
-	if ok, wait := s.limits.client.allow(clientAddr(r)); !ok {
+	if ok, wait := s.limits.client.allow(clientKey(r)); !ok {
 		tooMany(w, "this client", s.rates.PerClient, wait)
 		return false
 	}
@@ -130,6 +134,15 @@ func tooMany(w http.ResponseWriter, who string, perMinute int, wait time.Duratio
 		Message: "Too many requests: " + who + " may make " + strconv.Itoa(perMinute) + " per minute; retry in " + strconv.Itoa(secs) + " s",
 		Details: map[string]any{"limitPerMinute": perMinute, "retryAfterSeconds": secs},
 	}})
+}
+
+// clientKey is who a per-client limit counts: the credential of an
+// authenticated request (hosted mode), else the client's address.
+func clientKey(r *http.Request) string {
+	if p := auth.FromContext(r.Context()); p != nil && p != auth.Local {
+		return "credential " + p.ID
+	}
+	return clientAddr(r)
 }
 
 // clientAddr is the client's IP address, without its port.

@@ -15,6 +15,7 @@ import (
 
 	"convfiles/files"
 	"convfiles/formats"
+	"convfiles/internal/metrics"
 	"convfiles/runtime"
 )
 
@@ -54,6 +55,14 @@ type Config struct {
 	// Access is which hosts and other origins are served (see Access); it
 	// must pass Access.Validate, or New panics.
 	Access Access
+	// AccessLog logs every request: method, route, status, bytes,
+	// duration and the credential's ID (never the credential).
+	AccessLog bool
+	// Metrics, when set, counts requests and is served at /metrics (to
+	// the local user, or an admin credential in hosted mode).
+	Metrics *metrics.Metrics
+	// Version is reported by /healthz.
+	Version string
 }
 
 // Server is the HTTP handler of convfiles.
@@ -73,6 +82,10 @@ type Server struct {
 	guard   *originGuard
 	idle    time.Duration
 	health  func() map[string]any
+	// accessLog and metrics observe every request (observe).
+	accessLog bool
+	metrics   *metrics.Metrics
+	version   string
 	// previews holds a token per preview or thumbnail being made.
 	previews chan struct{}
 	// closing is cancelled by Shutdown: long-lived responses (event streams)
@@ -107,6 +120,7 @@ func New(cfg Config) *Server {
 	}
 	s.guard = guard
 	s.health = cfg.Health
+	s.accessLog, s.metrics, s.version = cfg.AccessLog, cfg.Metrics, cfg.Version
 	s.idle = cfg.BodyIdle
 	if s.idle <= 0 {
 		s.idle = DefaultBodyIdle
@@ -118,6 +132,7 @@ func New(cfg Config) *Server {
 	// redirected.
 	r.UseEncodedPath()
 	r.SkipClean(true)
+	r.Use(noteRoute)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log, files.E("route", files.KindNotFound, "", fmt.Sprintf("no route for %s %s", r.Method, r.URL.EscapedPath()), nil))
 	})
@@ -128,6 +143,7 @@ func New(cfg Config) *Server {
 		s.registerCodeRoutes(r)
 	}
 	if cfg.API {
+		s.registerSession(r)
 		s.registerAPI(r)
 		s.registerPage(r)
 	}
@@ -138,13 +154,21 @@ func New(cfg Config) *Server {
 		r.Handle(resourceMetadataPath, s.resourceMetadata(cfg.Issuers)).Methods(http.MethodGet, http.MethodOptions)
 	}
 	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
+	if cfg.Metrics != nil {
+		r.Handle("/metrics", s.needs(auth.Admin, cfg.Metrics.Handler().ServeHTTP)).Methods(http.MethodGet)
+	}
 	s.router = r
 	return s
 }
 
-// ServeHTTP serves a request, turning a panic in a handler into a 500 so one
-// bad request never takes the server down.
+// ServeHTTP serves a request, logged and counted (observe).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.observe(w, r, s.serve)
+}
+
+// serve serves a request, turning a panic in a handler into a 500 so one
+// bad request never takes the server down.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if p := recover(); p != nil {
 			if p == http.ErrAbortHandler {
@@ -161,6 +185,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Links are the hottest route: dispatch them before the router, whose
 	// matching runs a regexp per route.
 	if strings.HasPrefix(r.URL.Path, "/files/") {
+		infoOf(r.Context()).route = "/files/{conversation}/{name}"
 		s.handleFile(w, r)
 		return
 	}
@@ -172,7 +197,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	out := map[string]any{"status": "ok"}
+	out := map[string]any{"status": "ok", "version": s.version}
 	if s.health != nil {
 		for k, v := range s.health() {
 			out[k] = v

@@ -35,7 +35,7 @@ func newStreamCaps(perClient, total int) *streamCaps {
 // acquire takes a place for a stream of r's client, or answers 429 and
 // returns nil. The returned function gives the place back.
 func (c *streamCaps) acquire(w http.ResponseWriter, r *http.Request) (release func()) {
-	client := clientAddr(r)
+	client := clientKey(r)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var who string

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"convfiles/internal/links"
 	"convfiles/runtime"
 )
 
@@ -15,6 +16,9 @@ type Config struct {
 	Runtime runtime.Config
 	// LinkBase is the public URL file links start with.
 	LinkBase string
+	// LinkSigner, when set, signs file links; a run's worker gets the key
+	// of its conversation's links only.
+	LinkSigner *links.Signer
 	// Workers bounds the workers alive at once, busy or idle (default
 	// four per CPU); a run waits for one when all are busy.
 	Workers int

@@ -114,13 +114,16 @@ func (p *Pool) Run(ctx context.Context, req runtime.Request) (*runtime.Report, e
 	if req.Space != nil {
 		j.HasSpace, j.Conversation = true, req.Space.ID()
 		j.HostDir = strings.TrimSuffix(req.Space.HostPath(""), "/")
+		if s := p.cfg.LinkSigner.ForConversation(j.Conversation); s != nil {
+			j.LinkKey, j.LinkTTL = &s.Keys[0], s.TTL
+		}
 	}
 	if ops.roots == nil {
 		ops.roots = (*files.ReadRoots)(nil)
 	}
 	res, err := p.do(ctx, j, ops, timeout+p.cfg.Grace)
 	if err != nil {
-		rep := &runtime.Report{Result: []byte("null"), Logs: []string{}, FilesTouched: ops.touchedFiles(links.Links{Base: p.cfg.LinkBase})}
+		rep := &runtime.Report{Result: []byte("null"), Logs: []string{}, FilesTouched: ops.touchedFiles(links.Links{Base: p.cfg.LinkBase, Sign: p.cfg.LinkSigner})}
 		rep.Error = p.runError(err, timeout)
 		return rep, rep.Error
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"convfiles/files"
+	"convfiles/internal/signing"
 	"convfiles/runtime"
 )
 
@@ -74,6 +75,11 @@ type job struct {
 	// HostDir describe them.
 	HasSpace              bool
 	Conversation, HostDir string
+	// LinkKey signs the links of Conversation only (signing.Key.Derive),
+	// so a worker taken over by its script can sign no other
+	// conversation's links; nil gives plain links. LinkTTL is their life.
+	LinkKey *signing.Key
+	LinkTTL time.Duration
 
 	Op    string // a formats operation
 	Args  []byte // its JSON arguments

@@ -15,6 +15,7 @@ import (
 	"convfiles/files"
 	"convfiles/formats"
 	"convfiles/internal/links"
+	"convfiles/internal/signing"
 	"convfiles/runtime"
 )
 
@@ -102,19 +103,25 @@ type worker struct {
 	c      *conn
 	cfg    *workerConfig
 	runner *runtime.Runner
+	// links builds the links of the job being run.
+	links links.Links
 }
 
 func (w *worker) runtimeConfig() runtime.Config {
 	rc := w.cfg.Limits.config()
 	rc.Exclusive = true
 	rc.ReadRoots = readRoots{&client{c: w.c}}
-	rc.Link = links.Links{Base: w.cfg.LinkBase}.URL
+	rc.Link = func(conv, name string) string { return w.links.URL(conv, name) }
 	rc.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	return rc
 }
 
 func (w *worker) do(j *job) *jobResult {
 	var sp files.Ops
+	w.links = links.Links{Base: w.cfg.LinkBase}
+	if j.LinkKey != nil {
+		w.links.Sign = &links.Signer{Keys: signing.Keyring{*j.LinkKey}, Conversation: j.Conversation, TTL: j.LinkTTL}
+	}
 	if j.HasSpace {
 		sp = &client{c: w.c, id: j.Conversation, hostDir: j.HostDir}
 	}

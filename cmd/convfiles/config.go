@@ -36,6 +36,14 @@ type Config struct {
 	RateLimit RateLimitConfig `toml:"ratelimit"`
 	Download  DownloadConfig  `toml:"download"`
 	Sandbox   SandboxConfig   `toml:"sandbox"`
+	Auth      AuthConfig      `toml:"auth"`
+	Log       LogConfig       `toml:"log"`
+}
+
+// LogConfig is the [log] section: how much the server says, and how.
+type LogConfig struct {
+	Level  string `toml:"level"`  // debug, info (the default), warn or error
+	Format string `toml:"format"` // text (the default) or json
 }
 
 // SandboxConfig sizes the worker processes that run scripts and file
@@ -79,6 +87,8 @@ type RateLimitConfig struct {
 	PerClient int `toml:"per_client"`
 	PerCodeID int `toml:"per_code_id"`
 	Global    int `toml:"global"`
+	// PerCredential is requests a minute per credential in hosted mode.
+	PerCredential int `toml:"per_credential"`
 	// MCPPerClient is MCP requests over HTTP a minute per client address.
 	MCPPerClient int `toml:"mcp_per_client"`
 	// EventStreams caps the open event streams, in all and per client.
@@ -98,6 +108,11 @@ type ServerConfig struct {
 	// AllowRemote lets serve listen on a non-loopback address although
 	// nothing authenticates its users: only behind a proxy that does.
 	AllowRemote bool `toml:"allow_remote"`
+	// MCPSessionIdle closes an MCP-over-HTTP session that has sent no
+	// request for this long (default 30m).
+	MCPSessionIdle Duration `toml:"mcp_session_idle"`
+	// AccessLog writes one structured line per HTTP request (default on).
+	AccessLog *bool `toml:"access_log"`
 }
 
 // LimitsConfig bounds what the store accepts.
@@ -142,12 +157,16 @@ func defaultConfig() Config {
 		Mode:     "local",
 		Download: DownloadConfig{Allow: []string{}, MaxBytes: files.DefaultMaxFileBytes, Timeout: Duration{30 * time.Second}},
 		Sandbox:  SandboxConfig{FormatTimeout: Duration{sandbox.DefaultFormatTimeout}},
-		Server:   ServerConfig{Address: "127.0.0.1:8080", AllowedHosts: []string{}, CORSOrigins: []string{}},
+		Server: ServerConfig{Address: "127.0.0.1:8080", AllowedHosts: []string{}, CORSOrigins: []string{},
+			MCPSessionIdle: Duration{30 * time.Minute}},
+		Auth: AuthConfig{LinkTTL: Duration{time.Hour}, SigningKeys: []string{}},
+		Log:  LogConfig{Level: "info", Format: "text"},
 		RateLimit: RateLimitConfig{
 			PerClient: routes.DefaultRateLimits.PerClient,
 			PerCodeID: routes.DefaultRateLimits.PerCodeID,
 			Global:    routes.DefaultRateLimits.Global,
 
+			PerCredential:         routes.DefaultRateLimits.PerCredential,
 			MCPPerClient:          routes.DefaultRateLimits.MCPPerClient,
 			EventStreams:          routes.DefaultRateLimits.EventStreams,
 			EventStreamsPerClient: routes.DefaultRateLimits.EventStreamsPerClient,
@@ -191,7 +210,7 @@ func loadConfig(path string, explicit bool) (Config, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return cfg, fmt.Errorf("config %s: unknown keys %s (known: data_dir, mode, [server] address public_url allowed_hosts cors_origins allow_remote, [limits] max_file_bytes max_conversation_bytes max_execution_bytes, [runtime] timeout max_call_stack memory_limit max_log_lines max_log_bytes max_result_bytes read_roots, [io] dir max_bytes enabled, [workspace] dir, [ratelimit] per_client per_code_id global mcp_per_client event_streams event_streams_per_client, [download] allow_private allow max_bytes timeout, [sandbox] workers format_timeout)", path, strings.Join(keys, ", "))
+		return cfg, fmt.Errorf("config %s: unknown keys %s (known: data_dir, mode, [server] address public_url allowed_hosts cors_origins allow_remote mcp_session_idle access_log, [limits] max_file_bytes max_conversation_bytes max_execution_bytes, [runtime] timeout max_call_stack memory_limit max_log_lines max_log_bytes max_result_bytes read_roots, [io] dir max_bytes enabled, [workspace] dir, [ratelimit] per_client per_code_id global per_credential mcp_per_client event_streams event_streams_per_client, [download] allow_private allow max_bytes timeout, [sandbox] workers format_timeout, [auth] signing_keys sign_links link_ttl token_ttl, [auth.jwt] issuer audience jwks_url tenant_claim conversations_claim scope_claim default_scopes, [log] level format)", path, strings.Join(keys, ", "))
 	}
 	if cfg.Output != nil {
 		if md.IsDefined("io") {
@@ -214,6 +233,18 @@ func (c Config) validate() error {
 	}
 	if err := c.access().Validate(); err != nil {
 		return fmt.Errorf("config: server.cors_origins: %w", err)
+	}
+	if _, err := c.Log.level(); err != nil {
+		return err
+	}
+	if c.Log.Format != "text" && c.Log.Format != "json" {
+		return fmt.Errorf("config: log.format %q is not \"text\" or \"json\"", c.Log.Format)
+	}
+	if c.Server.MCPSessionIdle.Duration <= 0 {
+		return errors.New("config: server.mcp_session_idle must be positive")
+	}
+	if err := c.validateAuth(); err != nil {
+		return err
 	}
 	for _, r := range c.Runtime.ReadRoots {
 		if !filepath.IsAbs(r) {
@@ -277,9 +308,12 @@ func (c Config) publicURL() string {
 // rateLimits are the HTTP server's limits of requests and streams.
 func (c Config) rateLimits() routes.RateLimits {
 	r := c.RateLimit
-	return routes.RateLimits{PerClient: r.PerClient, PerCodeID: r.PerCodeID, Global: r.Global, MCPPerClient: r.MCPPerClient,
+	return routes.RateLimits{PerClient: r.PerClient, PerCodeID: r.PerCodeID, Global: r.Global, MCPPerClient: r.MCPPerClient, PerCredential: r.PerCredential,
 		EventStreams: r.EventStreams, EventStreamsPerClient: r.EventStreamsPerClient}
 }
+
+// accessLog reports whether serve logs every request.
+func (c Config) accessLog() bool { return c.Server.AccessLog == nil || *c.Server.AccessLog }
 
 // access is which hosts and origins the HTTP server answers.
 func (c Config) access() routes.Access {

@@ -27,6 +27,9 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	logger         *slog.Logger
+	// configuredLog says the logger is run's default, which the
+	// configuration's [log] section replaces.
+	configuredLog bool
 }
 
 type command struct {
@@ -46,6 +49,8 @@ var commands = []command{
 	{"restore", "make a kept version a file's content again", cmdRestore},
 	{"cleanup", "delete conversations, by ID or by age", cmdCleanup},
 	{"prompt", "print the system-prompt text that teaches the file helpers", cmdPrompt},
+	{"keys", "create, list and revoke API keys; print a new signing key", cmdKeys},
+	{"version", "print the version", cmdVersion},
 	{"worker", "run scripts and file decoders for a server (started by serve and mcp, not by hand)", cmdWorker},
 }
 
@@ -57,7 +62,11 @@ func main() {
 // 1 when the work failed (a script error, a missing file), 2 on bad usage.
 func run(args []string, e *env) int {
 	if e.logger == nil {
-		e.logger = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+		e.logger = newLogger(e.stderr, defaultConfig().Log)
+		e.configuredLog = true
+	}
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		args[0] = "version"
 	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printUsage(e.stdout)
@@ -106,6 +115,7 @@ func printUsage(w io.Writer) {
 // flags is a command's flag set with the flags every command shares.
 type flags struct {
 	*flag.FlagSet
+	e       *env
 	config  *string
 	dataDir *string
 }
@@ -113,7 +123,7 @@ type flags struct {
 func newFlags(e *env, name, args string) *flags {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	f := &flags{FlagSet: fs}
+	f := &flags{FlagSet: fs, e: e}
 	f.config = fs.String("config", "", "TOML config file (default "+defaultConfigPath()+")")
 	f.dataDir = fs.String("data-dir", "", "data folder (default $XDG_DATA_HOME/convfiles)")
 	fs.Usage = func() {
@@ -141,6 +151,9 @@ func (f *flags) parse(args []string) (Config, error) {
 	}
 	if *f.dataDir != "" {
 		cfg.DataDir = *f.dataDir
+	}
+	if f.e.configuredLog {
+		f.e.logger = newLogger(f.e.stderr, cfg.Log)
 	}
 	return cfg, nil
 }

@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"convfiles/files"
-	"convfiles/routes"
 	"convfiles/routes/mcp"
 )
 
@@ -48,7 +46,7 @@ func cmdMCP(e *env, args []string) error {
 		return err
 	}
 	defer scripts.close()
-	server, err := newMCPServer(cfg, e, store, scripts, *conv)
+	server, err := newMCPServer(cfg, e, store, scripts, *conv, false)
 	if err != nil {
 		return err
 	}
@@ -63,23 +61,18 @@ func cmdMCP(e *env, args []string) error {
 
 // newMCPServer builds the MCP server both transports share, with the
 // runner and the downloader of the other doors.
-func newMCPServer(cfg Config, e *env, store *files.Store, scripts *scripting, conv string) (*mcp.Server, error) {
+// hosted refuses every call without the HTTP door's principal.
+func newMCPServer(cfg Config, e *env, store *files.Store, scripts *scripting, conv string, hosted bool) (*mcp.Server, error) {
 	return mcp.New(mcp.Config{
 		Store:        store,
 		Runner:       scripts.Executor,
 		Formats:      scripts.formats,
 		Downloader:   scripts.fetcher,
-		Link:         routes.Links{Base: cfg.publicURL()}.URL,
+		Link:         scripts.links.URL,
+		Hosted:       hosted,
+		SessionIdle:  cfg.Server.MCPSessionIdle.Duration,
 		Conversation: conv,
 		Version:      buildVersion(),
 		Logger:       e.logger,
 	})
-}
-
-// buildVersion is the module version the binary was built from.
-func buildVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "dev"
 }

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"convfiles/internal/samples"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -84,5 +87,22 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		srv := startServerProcess(t, data)
 		defer srv.cmd.Process.Kill()
 		runInterop(t, dir, []string{"PIXEL_SHA256=" + sum}, "http", conv, srv.base+"/mcp")
+	})
+	// Hosted: refused without a token; with a key's bearer token, the
+	// same session as above works, and its links come signed.
+	t.Run("streamable-http-hosted", func(t *testing.T) {
+		data := t.TempDir()
+		sum := seedPixel(t, data, conv)
+		var keyOut bytes.Buffer
+		os.WriteFile(filepath.Join(data, "empty.toml"), nil, 0o600)
+		code := run([]string{"keys", "create", "--data-dir", filepath.Join(data, "convfiles"), "--config", filepath.Join(data, "empty.toml"),
+			"--name", "interop", "--scopes", "read,write,execute", "--tenant", "interop-"}, &env{stdout: &keyOut, stderr: io.Discard})
+		if code != 0 {
+			t.Fatal("keys create failed")
+		}
+		srv := startServerProcessWith(t, data, "mode = \"hosted\"\n")
+		defer srv.cmd.Process.Kill()
+		runInterop(t, dir, nil, "http-refused", conv, srv.base+"/mcp")
+		runInterop(t, dir, []string{"PIXEL_SHA256=" + sum, "CONVFILES_TOKEN=" + strings.TrimSpace(keyOut.String())}, "http", conv, srv.base+"/mcp")
 	})
 }

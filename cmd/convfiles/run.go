@@ -9,7 +9,7 @@ import (
 	"convfiles/files"
 	"convfiles/formats"
 	"convfiles/internal/fetch"
-	"convfiles/routes"
+	"convfiles/internal/links"
 	"convfiles/runtime"
 	"convfiles/sandbox"
 )
@@ -89,6 +89,7 @@ type scripting struct {
 	fetcher *fetch.Fetcher
 	pool    *sandbox.Pool   // nil in this process
 	runner  *runtime.Runner // nil with a pool
+	links   links.Links     // how links are made, signed or not
 }
 
 // newScripting builds the script runner from the configuration; sandboxed
@@ -99,6 +100,11 @@ func newScripting(cfg Config, e *env, sandboxed bool) (*scripting, error) {
 		return nil, err
 	}
 	fetcher, err := newDownloader(cfg)
+	if err != nil {
+		roots.Close()
+		return nil, err
+	}
+	lb, err := cfg.linkBuilder()
 	if err != nil {
 		roots.Close()
 		return nil, err
@@ -114,16 +120,16 @@ func newScripting(cfg Config, e *env, sandboxed bool) (*scripting, error) {
 		MaxExecutionBytes: cfg.maxExecutionBytes(),
 		MaxReadBytes:      cfg.Limits.MaxFileBytes,
 		ReadRoots:         roots,
-		Link:              routes.Links{Base: cfg.publicURL()}.URL,
+		Link:              lb.URL,
 		Logger:            e.logger,
 	}
-	s := &scripting{roots: roots, fetcher: fetcher}
+	s := &scripting{roots: roots, fetcher: fetcher, links: lb}
 	if !sandboxed {
 		s.runner = runtime.New(rc)
 		s.Executor, s.formats = s.runner, formats.Local{}
 		return s, nil
 	}
-	s.pool, err = sandbox.New(sandbox.Config{Runtime: rc, LinkBase: cfg.publicURL(), Workers: cfg.Sandbox.Workers,
+	s.pool, err = sandbox.New(sandbox.Config{Runtime: rc, LinkBase: lb.Base, LinkSigner: lb.Sign, Workers: cfg.Sandbox.Workers,
 		FormatTimeout: cfg.Sandbox.FormatTimeout.Duration, Logger: e.logger})
 	if err != nil {
 		roots.Close()

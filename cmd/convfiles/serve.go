@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"convfiles/files"
+	"convfiles/internal/metrics"
 	"convfiles/routes"
+	"convfiles/runtime"
 )
 
 func cmdServe(e *env, args []string) error {
@@ -69,8 +71,11 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		return err
 	}
 	defer closeStore()
-	if err := checkExposure(cfg.Server.Address, cfg.Server.AllowRemote); err != nil {
-		return err
+	hosted := cfg.Mode == "hosted"
+	if !hosted {
+		if err := checkExposure(cfg.Server.Address, cfg.Server.AllowRemote); err != nil {
+			return err
+		}
 	}
 	ln, err := net.Listen("tcp", cfg.Server.Address)
 	if err != nil {
@@ -89,20 +94,12 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		return err
 	}
 	defer scripts.close()
-	local := cfg.Mode != "hosted"
-	var mcpHandler http.Handler
-	var mcpShutdown func()
-	if local {
-		mcpServer, err := newMCPServer(cfg, e, store, scripts, "")
-		if err != nil {
-			return err
-		}
-		defer mcpServer.Close()
-		mcpHandler, mcpShutdown = mcpServer.HTTPHandler(), mcpServer.Shutdown
-	}
-	handler := routes.New(routes.Config{
+	m := metrics.New(storedBytes(store))
+	m.Follow(ctx, bus)
+	scripts.Executor = countRuns{scripts.Executor, m}
+	rc := routes.Config{
 		Store:              store,
-		Links:              routes.Links{Base: cfg.publicURL()},
+		Links:              scripts.links,
 		Logger:             e.logger,
 		Runner:             scripts.Executor,
 		Formats:            scripts.formats,
@@ -110,11 +107,25 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		ScriptFiles:        cfg.scriptFiles(),
 		DefaultScriptSpace: code.io,
 		RateLimits:         cfg.rateLimits(),
-		API:                local,
-		MCP:                mcpHandler,
+		API:                true,
 		Access:             cfg.access(),
 		Health:             scripts.health,
-	})
+		AccessLog:          cfg.accessLog(),
+		Metrics:            m,
+		Version:            buildVersion(),
+	}
+	if hosted {
+		if rc.Auth, rc.Issuers, err = cfg.authenticator(ctx, store); err != nil {
+			return err
+		}
+	}
+	mcpServer, err := newMCPServer(cfg, e, store, scripts, "", hosted)
+	if err != nil {
+		return err
+	}
+	defer mcpServer.Close()
+	rc.MCP = mcpServer.HTTPHandler()
+	handler := routes.New(rc)
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -126,14 +137,9 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 	// Work still running when the server stops is abandoned: its workers
 	// are killed, so the shutdown ends instead of waiting out timeouts.
 	srv.RegisterOnShutdown(scripts.stop)
-	if mcpShutdown != nil {
-		srv.RegisterOnShutdown(mcpShutdown)
-	}
-	if cfg.Mode == "hosted" {
-		e.logger.Warn("hosted mode: the REST file API, the event stream, MCP over HTTP and the web page are off until they have authentication; links and the code API serve")
-	}
-	e.logger.Info("convfiles serving", "addr", ln.Addr().String(), "links", cfg.publicURL(), "data", cfg.DataDir,
-		"mode", cfg.Mode, "script_files", cfg.scriptFiles(), "workspace", cfg.workspaceDir())
+	srv.RegisterOnShutdown(mcpServer.Shutdown)
+	e.logger.Info("convfiles serving", "version", buildVersion(), "addr", ln.Addr().String(), "links", cfg.publicURL(), "data", cfg.DataDir,
+		"mode", cfg.Mode, "signed_links", cfg.signsLinks(), "script_files", cfg.scriptFiles(), "workspace", cfg.workspaceDir())
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}
@@ -217,4 +223,35 @@ func (c *codeFolders) close() {
 	if c.io != nil {
 		c.io.Close()
 	}
+}
+
+// storedBytes is the bytes of every conversation, for /metrics.
+func storedBytes(store *files.Store) func() (int64, error) {
+	return func() (int64, error) {
+		convs, err := store.Conversations()
+		var n int64
+		for _, c := range convs {
+			n += c.Bytes
+		}
+		return n, err
+	}
+}
+
+// countRuns counts each script run by its outcome.
+type countRuns struct {
+	runtime.Executor
+	m *metrics.Metrics
+}
+
+// Run runs the script and counts it.
+func (c countRuns) Run(ctx context.Context, req runtime.Request) (*runtime.Report, error) {
+	rep, err := c.Executor.Run(ctx, req)
+	outcome := "ok"
+	if rep != nil && rep.Error != nil {
+		outcome = rep.Error.Type
+	} else if err != nil {
+		outcome = "Error"
+	}
+	c.m.Run(outcome)
+	return rep, err
 }

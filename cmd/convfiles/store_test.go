@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -34,25 +33,5 @@ func TestVersionsZeroKeepsNone(t *testing.T) {
 	c.run(`write_file("a.txt", "four")`, "run", "--conversation", "v", "-")
 	if _, out, _ := c.run("", "versions", "--conversation", "v", "a.txt"); !strings.Contains(out, "1 kept") {
 		t.Fatalf("versions = 1: %s", out)
-	}
-}
-
-// TestHostedModeKeepsTheFileAPIOff: the REST API, the event stream and the
-// page have no authentication yet, so hosted mode does not serve them;
-// local mode does.
-func TestHostedModeKeepsTheFileAPIOff(t *testing.T) {
-	for mode, want := range map[string]int{"hosted": http.StatusNotFound, "local": http.StatusOK} {
-		addr, stop := startServe(t, t.TempDir(), func(c *Config) { c.Mode = mode })
-		for _, p := range []string{"/api/conversations", "/"} {
-			resp, err := http.Get("http://" + addr + p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode != want {
-				t.Errorf("%s mode, GET %s: %d, want %d", mode, p, resp.StatusCode, want)
-			}
-		}
-		stop()
 	}
 }

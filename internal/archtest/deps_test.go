@@ -49,7 +49,7 @@ var rules = map[string]struct {
 	// esbuild's API package links net/http for its dev server; the runtime
 	// itself speaks no HTTP.
 	"runtime": {mayImport: []string{"files", "content", "formats", "ops", "auth", "prompts", "internal/bytesize", "internal/signing"}, ownNot: []string{"net/http"}},
-	"routes":  {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/links", "internal/signing"}},
+	"routes":  {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/links", "internal/signing", "internal/metrics"}},
 	// sandbox runs the runtime and formats in worker processes and serves
 	// their file operations: it speaks no HTTP and knows no SQL.
 	"sandbox": {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/links", "internal/signing"},

@@ -46,8 +46,12 @@ func (s *Signer) now() time.Time {
 	return time.Now()
 }
 
-// ForConversation returns a Signer that signs the links of conv only.
+// ForConversation returns a Signer that signs the links of conv only; nil
+// when s is nil or has no key.
 func (s *Signer) ForConversation(conv string) *Signer {
+	if s == nil {
+		return nil
+	}
 	k, ok := s.Keys.Signer()
 	if !ok {
 		return nil

@@ -37,7 +37,7 @@ func Parse(specs []string) (Keyring, error) {
 	for i, spec := range specs {
 		id, enc, ok := strings.Cut(spec, ":")
 		if !ok || !validID(id) {
-			return nil, fmt.Errorf("signing key %d: write it as \"id:secret\" with an ID of 1 to 32 letters, digits, - or _ (convfiles keys generate prints one)", i+1)
+			return nil, fmt.Errorf("signing key %d: write it as \"id:secret\" with an ID of 1 to 32 letters, digits, - or _ (convfiles keys signing-key prints one)", i+1)
 		}
 		if seen[id] {
 			return nil, fmt.Errorf("signing key %q is listed twice", id)

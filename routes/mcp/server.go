@@ -21,6 +21,9 @@ import (
 // tool that reads it in parts.
 const DefaultMaxMediaBytes = 1 << 20
 
+// DefaultSessionIdle is how long an idle MCP-over-HTTP session lives.
+const DefaultSessionIdle = 30 * time.Minute
+
 // Config is what the MCP door needs.
 type Config struct {
 	Store *files.Store
@@ -43,6 +46,9 @@ type Config struct {
 	// HTTP door's authentication (TokenInfo.Extra[PrincipalKey]); off,
 	// a call without one is the local user's.
 	Hosted bool
+	// SessionIdle closes an HTTP session that sent no request for this
+	// long (DefaultSessionIdle when zero).
+	SessionIdle time.Duration
 	// Version is reported to clients in the initialize handshake.
 	Version string
 	Logger  *slog.Logger
@@ -72,6 +78,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Version == "" {
 		cfg.Version = "dev"
+	}
+	if cfg.SessionIdle <= 0 {
+		cfg.SessionIdle = DefaultSessionIdle
 	}
 	if cfg.Formats == nil {
 		cfg.Formats = formats.Local{}
@@ -117,12 +126,12 @@ func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSessi
 }
 
 // HTTPHandler serves the streamable HTTP transport. Idle sessions end
-// after an hour; the handler refuses requests whose Host is not local when
+// after Config.SessionIdle; the handler refuses requests whose Host is not local when
 // they arrive on a loopback address (DNS rebinding).
 func (s *Server) HTTPHandler() http.Handler {
 	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, &sdk.StreamableHTTPOptions{
 		Logger:         sdkLogger(s.log),
-		SessionTimeout: time.Hour,
+		SessionTimeout: s.cfg.SessionIdle,
 	})
 }
 

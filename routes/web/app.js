@@ -5,7 +5,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { conv: "", files: [], events: null, fresh: new Set(), rendered: "" };
+const state = { conv: "", files: [], events: null, fresh: new Set(), rendered: "", csrf: "" };
 // Every event the page received, with its arrival time (tests and the
 // latency benchmark read it).
 window.convfilesEvents = [];
@@ -28,11 +28,66 @@ function humanSize(n) {
   return (i === 0 ? n : n.toFixed(1)) + " " + units[i];
 }
 
+// api calls the REST API. A hosted server's session cookie rides along
+// by itself; requests that change something also carry the session's
+// CSRF token, which a page of another site cannot learn.
 async function api(path, opts = {}) {
+  opts.headers = Object.assign({}, opts.headers, state.csrf ? { "X-CSRF-Token": state.csrf } : {});
   const resp = await fetch(path, opts);
   const body = await resp.json().catch(() => ({}));
+  if (resp.status === 401 && path !== "/api/session") showSignIn(body.error ? body.error.message : "");
   if (!body.success) throw new Error(body.error ? body.error.message : resp.status + " " + resp.statusText);
   return body.result;
+}
+
+// signedIn records the session and shows who it is.
+function signedIn(session) {
+  state.csrf = session.csrf_token || "";
+  $("signin").hidden = true;
+  $("main").hidden = false;
+  $("signout").hidden = !session.hosted;
+  $("who").textContent = session.hosted ? session.credential + " · " + session.scopes : "";
+}
+
+function showSignIn(why) {
+  state.csrf = "";
+  if (state.events) { state.events.close(); state.events = null; }
+  $("main").hidden = true;
+  $("signin").hidden = false;
+  $("signout").hidden = true;
+  $("who").textContent = "";
+  $("signin-message").textContent = why || "";
+}
+
+async function signIn(token) {
+  try {
+    signedIn(await api("/api/session", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) }));
+    route();
+  } catch (err) {
+    showSignIn(err.message);
+  }
+}
+
+async function signOut() {
+  await api("/api/session", { method: "DELETE" }).catch(() => {});
+  showSignIn("Signed out.");
+}
+
+// start signs in with a token handed over in the address (#token=...,
+// which never reaches a server log), or resumes the cookie's session.
+async function start() {
+  const m = /^#token=([^&]*)/.exec(location.hash);
+  if (m) {
+    history.replaceState(null, "", location.pathname);
+    await signIn(decodeURIComponent(m[1]));
+    return;
+  }
+  try {
+    signedIn(await api("/api/session"));
+    route();
+  } catch (err) {
+    showSignIn("");
+  }
 }
 
 function say(text, isError) {
@@ -126,6 +181,7 @@ function upload(fileList) {
   for (const f of files) form.append("file", f, f.name);
   const xhr = new XMLHttpRequest();
   xhr.open("POST", "/api/files/upload?conversation=" + encodeURIComponent(state.conv));
+  if (state.csrf) xhr.setRequestHeader("X-CSRF-Token", state.csrf);
   $("progress").hidden = false;
   xhr.upload.onprogress = (e) => {
     if (!e.lengthComputable) return;
@@ -264,6 +320,13 @@ document.addEventListener("DOMContentLoaded", () => {
   $("delete-conversation").addEventListener("click", deleteConversation);
   $("panel-close").addEventListener("click", closePanel);
   setupDragAndDrop();
-  window.addEventListener("hashchange", route);
-  route();
+  $("signin-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const token = $("token").value.trim();
+    $("token").value = "";
+    signIn(token);
+  });
+  $("signout").addEventListener("click", signOut);
+  window.addEventListener("hashchange", () => { if (!location.hash.startsWith("#token=")) route(); });
+  start();
 });

@@ -2,6 +2,12 @@
 //
 //   node interop.mjs stdio <conversation> <command> [args...]
 //   node interop.mjs http <conversation> <url>
+//   node interop.mjs http-refused <conversation> <url>
+//
+// With CONVFILES_TOKEN set, the HTTP client sends it as a bearer token (a
+// hosted server). http-refused connects without one and passes only when
+// the server refuses it with 401 and a WWW-Authenticate challenge that
+// names the protected-resource metadata.
 //
 // It checks what an MCP client relies on and exits non-zero, saying what
 // failed, at the first surprise. The conversation must already hold
@@ -14,9 +20,26 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const [mode, conv, target, ...rest] = process.argv.slice(2);
+if (mode === "http-refused") {
+  const seen = [];
+  const fetchSeen = async (url, init) => { const r = await fetch(url, init); seen.push(r); return r; };
+  const refused = new Client({ name: "convfiles-interop", version: "1.0.0" });
+  await assert.rejects(refused.connect(new StreamableHTTPClientTransport(new URL(target), { fetch: fetchSeen })),
+    "a hosted server accepted an MCP client without a token");
+  const first = seen[0];
+  assert.equal(first.status, 401);
+  const challenge = first.headers.get("www-authenticate") || "";
+  assert.match(challenge, /^Bearer /);
+  assert.match(challenge, /resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource"/);
+  const meta = await (await fetch(new URL("/.well-known/oauth-protected-resource", target))).json();
+  assert.ok(meta.resource.endsWith("/mcp"), `metadata names ${meta.resource}`);
+  console.log("ok: refused without a token (401, " + challenge + ")");
+  process.exit(0);
+}
+const headers = process.env.CONVFILES_TOKEN ? { Authorization: `Bearer ${process.env.CONVFILES_TOKEN}` } : {};
 const transport = mode === "stdio"
   ? new StdioClientTransport({ command: target, args: rest, env: process.env, stderr: "inherit" })
-  : new StreamableHTTPClientTransport(new URL(target));
+  : new StreamableHTTPClientTransport(new URL(target), { requestInit: { headers } });
 const client = new Client({ name: "convfiles-interop", version: "1.0.0" });
 const updates = [];
 const waiters = [];

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// syncBuffer is a log buffer that the server and the test share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// hostedServe starts serve in hosted mode on the CLI's data folder, with
+// its log in a buffer.
+func hostedServe(t *testing.T, c *cli) (base string, log *syncBuffer) {
+	t.Helper()
+	cfg, err := loadConfig(c.config, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DataDir, cfg.Mode, cfg.Server.Address = c.dataDir, "hosted", "127.0.0.1:0"
+	log = &syncBuffer{}
+	e := &env{stdout: io.Discard, stderr: io.Discard, logger: newLogger(log, LogConfig{Level: "info", Format: "json"})}
+	ctx, cancel := context.WithCancel(context.Background())
+	ready, done := make(chan string, 1), make(chan error, 1)
+	go func() { done <- serve(ctx, e, cfg, ready) }()
+	select {
+	case addr := <-ready:
+		base = "http://" + addr
+	case err := <-done:
+		t.Fatalf("serve: %v", err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	return base, log
+}
+
+// request sends a request with an optional bearer credential and returns
+// the status and the body.
+func request(t *testing.T, method, url, cred, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	if cred != "" {
+		req.Header.Set("Authorization", "Bearer "+cred)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return resp.StatusCode, string(b)
+}
+
+// TestHostedServeWithKeysFromTheCLI: a hosted server refuses a request
+// without a credential; a key created with convfiles keys create works,
+// mints a token, shows in keys list without its secret, and stops
+// working when revoked. The access log names the key, never the key or
+// the token; /metrics answers an admin key.
+func TestHostedServeWithKeysFromTheCLI(t *testing.T) {
+	c := newCLI(t)
+	c.run(`write_file("a.txt", "hello")`, "run", "--conversation", "acme-1", "-")
+	base, log := hostedServe(t, c)
+
+	if code, body := request(t, "GET", base+"/api/conversations", "", ""); code != 401 || !strings.Contains(body, "AuthenticationError") {
+		t.Fatalf("no credential: %d %s", code, body)
+	}
+	if code, _ := request(t, "GET", base+"/", "", ""); code != 200 {
+		t.Fatalf("the page (sign-in form) without a credential: %d", code)
+	}
+	code, key, stderr := c.run("", "keys", "create", "--name", "chat backend", "--scopes", "read,write", "--tenant", "acme-")
+	key = strings.TrimSpace(key)
+	if code != 0 || !strings.HasPrefix(key, "cfk_") || !strings.Contains(stderr, "shown only this once") {
+		t.Fatalf("keys create: %d %q %s", code, key, stderr)
+	}
+	code, body := request(t, "GET", base+"/api/conversations/acme-1/files", key, "")
+	if code != 200 || !strings.Contains(body, `"a.txt"`) || !strings.Contains(body, "?exp=") {
+		t.Fatalf("key lists its tenant's files with signed links: %d %s", code, body)
+	}
+	code, body = request(t, "POST", base+"/api/tokens", key, `{"scopes": ["read"], "conversations": ["acme-1"], "ttl_seconds": 600}`)
+	var minted struct {
+		Result struct {
+			Token string `json:"token"`
+		} `json:"result"`
+	}
+	json.Unmarshal([]byte(body), &minted)
+	if code != 200 || minted.Result.Token == "" {
+		t.Fatalf("mint: %d %s", code, body)
+	}
+	tok := minted.Result.Token
+	if code, _ := request(t, "GET", base+"/api/conversations/acme-1/files", tok, ""); code != 200 {
+		t.Fatalf("token reads its conversation: %d", code)
+	}
+	if code, _ := request(t, "DELETE", base+"/api/conversations/acme-1", tok, ""); code != 403 {
+		t.Fatalf("a read token deletes: %d", code)
+	}
+	_, list, _ := c.run("", "keys", "list", "--json")
+	var keys []struct{ ID, Name, Scopes, Tenant string }
+	if err := json.Unmarshal([]byte(list), &keys); err != nil || len(keys) != 1 || keys[0].Tenant != "acme-" || strings.Contains(list, key[4:]) {
+		t.Fatalf("keys list: %v %s", err, list)
+	}
+	if code, _ := request(t, "GET", base+"/metrics", key, ""); code != 403 {
+		t.Fatalf("/metrics for a non-admin key: %d", code)
+	}
+	_, admin, _ := c.run("", "keys", "create", "--name", "prometheus", "--scopes", "admin")
+	code, body = request(t, "GET", base+"/metrics", strings.TrimSpace(admin), "")
+	if code != 200 || !strings.Contains(body, `convfiles_http_requests_total{code="200",method="GET",route="/api/conversations/{conversation}/files"}`) {
+		t.Fatalf("/metrics: %d %.2000s", code, body)
+	}
+	if code, _, stderr := c.run("", "keys", "revoke", keys[0].ID); code != 0 {
+		t.Fatalf("revoke: %s", stderr)
+	}
+	for _, cred := range []string{key, tok} {
+		if code, _ := request(t, "GET", base+"/api/conversations/acme-1/files", cred, ""); code != 401 {
+			t.Fatalf("revoked key or its token: %d", code)
+		}
+	}
+	logged := log.String()
+	if !strings.Contains(logged, `"credential":"key:`+keys[0].ID+`"`) || !strings.Contains(logged, `"route":"/api/tokens"`) {
+		t.Fatalf("the access log does not name the key and the route:\n%s", logged)
+	}
+	if strings.Contains(logged, key) || strings.Contains(logged, tok) {
+		t.Fatal("the access log holds a credential")
+	}
+}
+
+// TestSigningKeysKeptInTheDataFolder: with no signing key configured,
+// hosted mode generates one into <data_dir>/signing-keys, readable by its
+// owner only, and uses the same one on the next start: tokens survive a
+// restart.
+func TestSigningKeysKeptInTheDataFolder(t *testing.T) {
+	c := newCLI(t)
+	cfg := defaultConfig()
+	cfg.DataDir = c.dataDir
+	first, err := cfg.keyring()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(filepath.Join(c.dataDir, "signing-keys"))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("signing-keys: %v %v", err, st)
+	}
+	again, err := cfg.keyring()
+	if err != nil || again[0].String() != first[0].String() {
+		t.Fatalf("a second start made another key: %v", err)
+	}
+	_, printed, _ := c.run("", "keys", "signing-key", "--id", "k2")
+	t.Setenv(signingKeysEnv, strings.TrimSpace(printed)+","+first[0].String())
+	ring, err := cfg.keyring()
+	if err != nil || len(ring) != 2 || ring[0].ID != "k2" {
+		t.Fatalf("%s: %v %v", signingKeysEnv, ring, err)
+	}
+	os.WriteFile(c.config, []byte("[auth]\nsigning_keys = [\"short:AAAA\"]\n"), 0o600)
+	if _, err := loadConfig(c.config, true); err == nil || !strings.Contains(err.Error(), "at least 32") {
+		t.Fatalf("a short signing key: %v", err)
+	}
+}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+)
+
+// level is the configured log level.
+func (l LogConfig) level() (slog.Level, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(l.Level)); err != nil {
+		return lv, fmt.Errorf("config: log.level %q is not debug, info, warn or error", l.Level)
+	}
+	return lv, nil
+}
+
+// newLogger writes the log to w at the configured level, as text or JSON.
+func newLogger(w io.Writer, l LogConfig) *slog.Logger {
+	lv, err := l.level()
+	if err != nil {
+		lv = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	if strings.EqualFold(l.Format, "json") {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// buildVersion is the version the binary was built from: the module
+// version of a release, else the VCS revision (with "+dirty" when the tree
+// had changes), else "dev".
+func buildVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev == "" {
+		return "dev"
+	}
+	return "dev-" + rev + dirty
+}
+
+// cmdVersion prints the version.
+func cmdVersion(e *env, args []string) error {
+	if len(args) > 0 {
+		return usagef("version takes no arguments")
+	}
+	fmt.Fprintln(e.stdout, "convfiles", buildVersion())
+	return nil
+}
