@@ -107,7 +107,7 @@ func (s *Server) linkCredential(w http.ResponseWriter, r *http.Request, conv, na
 		r, ok = s.authenticate(w, r)
 		return r.Context(), ok
 	}
-	err := signer.Verify(conv, name, r.URL.Query())
+	err := signer.VerifyQuery(conv, name, r.URL.RawQuery)
 	if cred, _ := sessionCredential(r); errors.Is(err, links.ErrUnsigned) && s.auth != nil && cred != "" {
 		r, ok = s.authenticate(w, r)
 		return r.Context(), ok

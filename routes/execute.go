@@ -35,7 +35,11 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	req.Space = space
+	if space != nil {
+		// The script's helpers get what the credential may do: a read and
+		// execute credential's script reads, and its writes are refused.
+		req.Space = ops.ForPrincipal(r.Context(), space)
+	}
 	start := time.Now()
 	rep, runErr := s.runner.Run(r.Context(), req)
 	elapsed := float64(time.Since(start).Microseconds()) / 1000

@@ -143,7 +143,7 @@ func (c Config) authenticator(ctx context.Context, store *files.Store) (*auth.Au
 	if err != nil {
 		return nil, nil, err
 	}
-	a := &auth.Authenticator{Keys: keys, Ring: ring, DefaultTTL: c.Auth.TokenTTL.Duration}
+	a := &auth.Authenticator{Keys: auth.NewKeyCache(keys, 0), Ring: ring, DefaultTTL: c.Auth.TokenTTL.Duration}
 	if c.Auth.JWT == nil {
 		return a, nil, nil
 	}

@@ -19,7 +19,7 @@ func TestServeRefusesNonLoopbackWithoutOverride(t *testing.T) {
 		if refused != (err != nil) {
 			t.Errorf("%s: %v", addr, err)
 		}
-		if err != nil && (!strings.Contains(err.Error(), "no authentication") || !strings.Contains(err.Error(), "allow_remote")) {
+		if err != nil && (!strings.Contains(err.Error(), "nothing authenticates") || !strings.Contains(err.Error(), "hosted") || !strings.Contains(err.Error(), "allow_remote")) {
 			t.Errorf("%s: the refusal does not say why and how: %v", addr, err)
 		}
 		if err := checkExposure(addr, true); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"convfiles/auth"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // syncBuffer is a log buffer that the server and the test share.
@@ -138,9 +140,18 @@ func TestHostedServeWithKeysFromTheCLI(t *testing.T) {
 	if code, _, stderr := c.run("", "keys", "revoke", keys[0].ID); code != 0 {
 		t.Fatalf("revoke: %s", stderr)
 	}
+	// The server trusts a key record it read for a second (auth.KeyCache).
+	deadline := time.Now().Add(auth.DefaultKeyCacheTTL + 5*time.Second)
 	for _, cred := range []string{key, tok} {
-		if code, _ := request(t, "GET", base+"/api/conversations/acme-1/files", cred, ""); code != 401 {
-			t.Fatalf("revoked key or its token: %d", code)
+		for {
+			code, _ := request(t, "GET", base+"/api/conversations/acme-1/files", cred, "")
+			if code == 401 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("revoked key or its token: %d", code)
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
 	}
 	logged := log.String()
@@ -181,5 +192,40 @@ func TestSigningKeysKeptInTheDataFolder(t *testing.T) {
 	os.WriteFile(c.config, []byte("[auth]\nsigning_keys = [\"short:AAAA\"]\n"), 0o600)
 	if _, err := loadConfig(c.config, true); err == nil || !strings.Contains(err.Error(), "at least 32") {
 		t.Fatalf("a short signing key: %v", err)
+	}
+}
+
+// TestHostedScriptsDoWhatTheirCredentialMay: a script run in a worker
+// process by a read-and-execute key reads its conversation and is refused
+// a write; run by a key that may write, the link it returns is signed by
+// the worker with its conversation's key, and opens without a credential.
+func TestHostedScriptsDoWhatTheirCredentialMay(t *testing.T) {
+	c := newCLI(t)
+	os.WriteFile(c.config, []byte("[io]\nenabled = true\n"), 0o600)
+	c.run(`write_file("a.txt", "hello")`, "run", "--conversation", "acme-1", "-")
+	base, _ := hostedServe(t, c)
+	_, reader, _ := c.run("", "keys", "create", "--name", "reader", "--scopes", "read,execute", "--tenant", "acme-")
+	_, writer, _ := c.run("", "keys", "create", "--name", "writer", "--scopes", "read,write,execute", "--tenant", "acme-")
+
+	code, body := request(t, "POST", base+"/execute", strings.TrimSpace(reader),
+		`{"conversationId": "acme-1", "code": "const a = read_file('a.txt'); write_file('b.txt', a)"}`)
+	if code != 500 || !strings.Contains(body, "PermissionError") || !strings.Contains(body, "may not write") { // a failed script is seed 002's 500
+		t.Fatalf("a read-only script writes: %d %s", code, body)
+	}
+	code, body = request(t, "POST", base+"/execute", strings.TrimSpace(writer),
+		`{"conversationId": "acme-1", "code": "write_file('b.txt', read_file('a.txt').get_str() + ' again')"}`)
+	var out struct {
+		Result string `json:"result"`
+	}
+	json.Unmarshal([]byte(body), &out)
+	link := out.Result
+	if code != 200 || !strings.Contains(link, "/files/acme-1/b.txt?exp=") {
+		t.Fatalf("a writer's script: %d %s", code, body)
+	}
+	if code, got := request(t, "GET", link, "", ""); code != 200 || got != "hello again" {
+		t.Fatalf("the worker's signed link: %d %q", code, got)
+	}
+	if code, _ := request(t, "GET", strings.Replace(link, "b.txt", "a.txt", 1), "", ""); code != 403 {
+		t.Fatalf("the link's signature opens another file: %d", code)
 	}
 }

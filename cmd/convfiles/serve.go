@@ -109,7 +109,6 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		RateLimits:         cfg.rateLimits(),
 		API:                true,
 		Access:             cfg.access(),
-		Health:             scripts.health,
 		AccessLog:          cfg.accessLog(),
 		Metrics:            m,
 		Version:            buildVersion(),
@@ -125,6 +124,14 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 	}
 	defer mcpServer.Close()
 	rc.MCP = mcpServer.HTTPHandler()
+	rc.Health = func() map[string]any {
+		h := scripts.health()
+		if h == nil {
+			h = map[string]any{}
+		}
+		h["mcp_sessions"] = mcpServer.SessionCount()
+		return h
+	}
 	handler := routes.New(rc)
 	srv := &http.Server{
 		Handler:           handler,
@@ -162,9 +169,9 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 	return nil
 }
 
-// checkExposure refuses to listen where other machines can connect:
-// nothing authenticates a request yet, so anyone on the network could read
-// every conversation and run scripts on it. allowRemote is the operator's
+// checkExposure refuses, in local mode, to listen where other machines
+// can connect: nothing authenticates a local server's requests, so anyone
+// on the network could read every conversation and run scripts on it. allowRemote is the operator's
 // word that something in front (a proxy with authentication) does. The
 // address is judged before anything is bound.
 func checkExposure(address string, allowRemote bool) error {
@@ -188,8 +195,9 @@ func checkExposure(address string, allowRemote bool) error {
 	if loopback {
 		return nil
 	}
-	return fmt.Errorf("refusing to listen on %s: convfiles has no authentication yet, so every machine that can reach "+
+	return fmt.Errorf("refusing to listen on %s: in local mode nothing authenticates requests, so every machine that can reach "+
 		"this address could read and change every conversation's files and run scripts; listen on 127.0.0.1 (the default), "+
+		"run in hosted mode (mode = \"hosted\": API keys, tokens and signed links; README, Hosted deployment), "+
 		"or put an authenticating proxy in front and set [server] allow_remote = true (--allow-remote)", address)
 }
 

@@ -37,6 +37,8 @@ type Index struct {
 	eventsKept int64
 	// stmts are the write connection's prepared statements, by query.
 	stmts sync.Map
+	// readStmts are the readers' prepared statements, by query.
+	readStmts sync.Map
 }
 
 var _ files.Index = (*Index)(nil)
@@ -95,6 +97,7 @@ func open(what, writer, readers string) (*Index, error) {
 // Close closes the index.
 func (ix *Index) Close() error {
 	ix.stmts.Range(func(_, s any) bool { s.(*sql.Stmt).Close(); return true })
+	ix.readStmts.Range(func(_, s any) bool { s.(*sql.Stmt).Close(); return true })
 	errR := ix.r.Close()
 	if err := ix.w.Close(); err != nil {
 		return err

@@ -24,7 +24,13 @@ const keyColumns = `id, name, hash, scopes, tenant, conversations, created_on, r
 
 // Key returns the record of the key with the given ID.
 func (ix *Index) Key(ctx context.Context, id string) (auth.Key, error) {
-	k, err := scanKey(ix.r.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE id = ?`, id))
+	// Every request of a hosted server looks its key up: the statement is
+	// prepared once, not parsed per request.
+	st, err := ix.readStmt(`SELECT ` + keyColumns + ` FROM api_keys WHERE id = ?`)
+	if err != nil {
+		return auth.Key{}, err
+	}
+	k, err := scanKey(st.QueryRowContext(ctx, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return auth.Key{}, files.E("key", files.KindNotFound, id, "no API key has this ID; convfiles keys list shows them", nil)
 	}
@@ -82,4 +88,20 @@ func scanKey(row scanner) (auth.Key, error) {
 		k.Revoked = &t
 	}
 	return k, nil
+}
+
+// readStmt is query prepared on the readers, once.
+func (ix *Index) readStmt(query string) (*sql.Stmt, error) {
+	if s, ok := ix.readStmts.Load(query); ok {
+		return s.(*sql.Stmt), nil
+	}
+	s, err := ix.r.Prepare(query)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := ix.readStmts.LoadOrStore(query, s); loaded {
+		s.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return s, nil
 }

@@ -1,11 +1,16 @@
 package links
 
 import (
+	"bytes"
 	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"net/url"
 	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"convfiles/internal/signing"
@@ -20,6 +25,9 @@ const DefaultTTL = time.Hour
 // the conversation, so a worker process given one conversation's key
 // (ForConversation) can sign no other conversation's links.
 type Signer struct {
+	derived  sync.Map // kid NUL conversation → derivedKey
+	nDerived atomic.Int64
+
 	// Keys are the server's keys (the first signs), or, with Conversation
 	// set, that conversation's derived keys.
 	Keys         signing.Keyring
@@ -59,12 +67,42 @@ func (s *Signer) ForConversation(conv string) *Signer {
 	return &Signer{Keys: signing.Keyring{k.Derive("link", conv)}, Conversation: conv, TTL: s.TTL, Now: s.Now}
 }
 
-// key is the key that signs or verifies conv's links under k.
+// maxDerived bounds the cache of conversations' derived keys.
+const maxDerived = 4096
+
+// key is the key that signs or verifies conv's links under k. Derived
+// keys are cached: every link request would otherwise derive one.
 func (s *Signer) key(k signing.Key, conv string) (signing.Key, bool) {
 	if s.Conversation != "" {
 		return k, conv == s.Conversation
 	}
-	return k.Derive("link", conv), true
+	return s.derive(k, conv).key, true
+}
+
+// derive returns conv's link key under k, from the cache when it holds it.
+func (s *Signer) derive(k signing.Key, conv string) *derivedKey {
+	id := k.ID + "\x00" + conv
+	if d, ok := s.derived.Load(id); ok {
+		if d := d.(*derivedKey); bytes.Equal(d.of, k.Secret) {
+			return d
+		}
+	}
+	key := k.Derive("link", conv)
+	d := &derivedKey{of: k.Secret, key: key, mac: signing.NewMACer(key)}
+	if s.nDerived.Add(1) > maxDerived {
+		s.derived.Clear()
+		s.nDerived.Store(1)
+	}
+	s.derived.Store(id, d)
+	return d
+}
+
+// derivedKey is a cached derived key, the secret it was derived from (a
+// key ID may be reused for a new secret), and its pooled MAC states.
+type derivedKey struct {
+	of  []byte
+	key signing.Key
+	mac *signing.MACer
 }
 
 // Query returns the query string that signs the link of name in conv, or
@@ -88,7 +126,34 @@ func (s *Signer) Query(conv, name string) string {
 
 // Verify checks the signature q carries for the link of name in conv.
 func (s *Signer) Verify(conv, name string, q url.Values) error {
-	exp, kid, sig := q.Get("exp"), q.Get("kid"), q.Get("sig")
+	return s.verify(conv, name, q.Get("exp"), q.Get("kid"), q.Get("sig"))
+}
+
+// VerifyQuery is Verify of a raw query string, read without building a
+// map: the link route calls it on every request.
+func (s *Signer) VerifyQuery(conv, name, rawQuery string) error {
+	var exp, kid, sig string
+	for rest := rawQuery; rest != ""; {
+		var kv string
+		kv, rest, _ = strings.Cut(rest, "&")
+		switch k, v, _ := strings.Cut(kv, "="); k {
+		case "exp":
+			exp = v
+		case "kid":
+			kid = v
+		case "sig":
+			sig = v
+		}
+	}
+	if strings.ContainsAny(exp+kid+sig, "%+") {
+		// Escaped (convfiles never escapes them): read it the exact way.
+		q, _ := url.ParseQuery(rawQuery)
+		return s.Verify(conv, name, q)
+	}
+	return s.verify(conv, name, exp, kid, sig)
+}
+
+func (s *Signer) verify(conv, name, exp, kid, sig string) error {
 	if exp == "" && kid == "" && sig == "" {
 		return ErrUnsigned
 	}
@@ -97,14 +162,19 @@ func (s *Signer) Verify(conv, name string, q url.Values) error {
 		return ErrBadSig
 	}
 	k, ok := s.Keys.Lookup(kid)
-	if !ok {
+	if !ok || len(sig) > base64.RawURLEncoding.EncodedLen(sha256.Size) {
 		return ErrBadSig
 	}
-	if k, ok = s.key(k, conv); !ok {
+	var got [sha256.Size + 3]byte
+	n, err := base64.RawURLEncoding.Decode(got[:], []byte(sig))
+	if err != nil {
 		return ErrBadSig
 	}
-	got, err := base64.RawURLEncoding.DecodeString(sig)
-	if err != nil || !hmac.Equal(got, k.MAC(conv, name, exp)) {
+	if s.Conversation != "" {
+		if conv != s.Conversation || !hmac.Equal(got[:n], k.MAC(conv, name, exp)) {
+			return ErrBadSig
+		}
+	} else if !s.derive(k, conv).mac.Equal(got[:n], conv, name, exp) {
 		return ErrBadSig
 	}
 	if s.now().Unix() >= at {

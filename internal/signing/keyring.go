@@ -13,7 +13,9 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"hash"
 	"strings"
+	"sync"
 )
 
 // MinSecret is the shortest secret accepted, in bytes.
@@ -109,12 +111,14 @@ func (r Keyring) Lookup(id string) (Key, bool) {
 // Derive returns the subkey of k for a purpose, such as "token" or "link"
 // and a conversation ID: HMAC-SHA256 of the purpose's parts under k.
 func (k Key) Derive(purpose ...string) Key {
-	m := hmac.New(sha256.New, k.Secret)
-	m.Write([]byte("convfiles"))
+	var buf [256]byte
+	b := append(buf[:0], "convfiles"...)
 	for _, p := range purpose {
-		m.Write([]byte{0})
-		m.Write([]byte(p))
+		b = append(b, 0)
+		b = append(b, p...)
 	}
+	m := hmac.New(sha256.New, k.Secret)
+	m.Write(b)
 	return Key{ID: k.ID, Secret: m.Sum(nil)}
 }
 
@@ -130,10 +134,43 @@ func (r Keyring) Derive(purpose ...string) Keyring {
 // MAC is HMAC-SHA256 of the message's parts under k, each part ended by a
 // zero byte so that no two lists of parts sign alike.
 func (k Key) MAC(parts ...string) []byte {
-	m := hmac.New(sha256.New, k.Secret)
+	var buf [512]byte // one Write of the whole message: links are hot
+	b := buf[:0]
 	for _, p := range parts {
-		m.Write([]byte(p))
-		m.Write([]byte{0})
+		b = append(b, p...)
+		b = append(b, 0)
 	}
+	m := hmac.New(sha256.New, k.Secret)
+	m.Write(b)
 	return m.Sum(nil)
+}
+
+// MACer computes MACs under one key with pooled HMAC states, for keys used
+// on every request (a cached link key): Key.MAC sets up a new state each time.
+type MACer struct {
+	pool sync.Pool
+}
+
+// NewMACer returns a MACer of k.
+func NewMACer(k Key) *MACer {
+	m := &MACer{}
+	m.pool.New = func() any { return hmac.New(sha256.New, k.Secret) }
+	return m
+}
+
+// Equal reports whether mac is the MAC of parts (Key.MAC), in constant time.
+func (m *MACer) Equal(mac []byte, parts ...string) bool {
+	var buf [512]byte
+	b := buf[:0]
+	for _, p := range parts {
+		b = append(b, p...)
+		b = append(b, 0)
+	}
+	h := m.pool.Get().(hash.Hash)
+	h.Reset()
+	h.Write(b)
+	var sum [sha256.Size]byte
+	ok := hmac.Equal(mac, h.Sum(sum[:0]))
+	m.pool.Put(h)
+	return ok
 }

@@ -79,8 +79,11 @@ func (s *Server) executeScript(c *call, in scriptIn) (*sdk.CallToolResult, error
 	if lang == runtime.TypeScript {
 		filename = "script.ts"
 	}
-	rep, runErr := s.cfg.Runner.Run(c.ctx, runtime.Request{Source: in.Code, Filename: filename, Language: lang,
-		Space: c.sp, Timeout: timeout, Session: c.session})
+	req := runtime.Request{Source: in.Code, Filename: filename, Language: lang, Timeout: timeout, Session: c.session}
+	if c.sp != nil {
+		req.Space = ops.ForPrincipal(c.ctx, c.sp) // the helpers do what the credential may
+	}
+	rep, runErr := s.cfg.Runner.Run(c.ctx, req)
 	if rep == nil {
 		return nil, runErr
 	}

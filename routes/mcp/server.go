@@ -135,6 +135,15 @@ func (s *Server) HTTPHandler() http.Handler {
 	})
 }
 
+// SessionCount is how many sessions are open, over every transport.
+func (s *Server) SessionCount() int {
+	n := 0
+	for range s.sdk.Sessions() {
+		n++
+	}
+	return n
+}
+
 // Shutdown ends every session, so the long-lived streams of the HTTP
 // transport do not hold a graceful shutdown; pass it to
 // http.Server.RegisterOnShutdown.
