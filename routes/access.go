@@ -1,7 +1,6 @@
 package routes
 
 import (
-	"context"
 	"io"
 	"log/slog"
 	"net/http"
@@ -17,13 +16,12 @@ type requestInfo struct {
 	credential string
 }
 
-type requestInfoKey struct{}
-
-// infoOf returns the request's requestInfo; a fresh one when the request
-// did not come through ServeHTTP (it is then written nowhere).
-func infoOf(ctx context.Context) *requestInfo {
-	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
-		return info
+// infoOf returns the requestInfo of the request w answers: the recorder
+// observe put around it (no copy of the request to carry it), or a
+// throwaway one when nothing observes the request.
+func infoOf(w http.ResponseWriter) *requestInfo {
+	if rec, ok := w.(*recorder); ok {
+		return &rec.info
 	}
 	return &requestInfo{}
 }
@@ -34,7 +32,7 @@ func infoOf(ctx context.Context) *requestInfo {
 func noteRoute(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if tpl, err := mux.CurrentRoute(r).GetPathTemplate(); err == nil {
-			infoOf(r.Context()).route = tpl
+			infoOf(w).route = tpl
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -46,6 +44,7 @@ type recorder struct {
 	http.ResponseWriter
 	status int
 	bytes  int64
+	info   requestInfo
 }
 
 // WriteHeader notes the status.
@@ -101,8 +100,8 @@ func (s *Server) observe(w http.ResponseWriter, r *http.Request, serve func(http
 		return
 	}
 	start := time.Now()
-	info := &requestInfo{route: "unmatched"}
-	rec := &recorder{ResponseWriter: w}
+	rec := &recorder{ResponseWriter: w, info: requestInfo{route: "unmatched"}}
+	info := &rec.info
 	defer func() {
 		took := time.Since(start)
 		if rec.status == 0 {
@@ -115,5 +114,5 @@ func (s *Server) observe(w http.ResponseWriter, r *http.Request, serve func(http
 				slog.Duration("duration", took), slog.String("credential", info.credential), slog.String("client", clientAddr(r)))
 		}
 	}()
-	serve(rec, r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info)))
+	serve(rec, r)
 }

@@ -50,7 +50,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*http.Req
 		writeError(w, r, s.log, err)
 		return r, false
 	}
-	infoOf(r.Context()).credential = p.ID
+	infoOf(w).credential = p.ID
 	if ok, wait := s.limits.credential.allow(p.ID); !ok {
 		s.metrics.LimitHit("credential")
 		tooMany(w, "this credential", s.rates.PerCredential, wait)
@@ -116,7 +116,7 @@ func (s *Server) linkCredential(w http.ResponseWriter, r *http.Request, conv, na
 		writeError(w, r, s.log, files.E("link", files.KindForbidden, "", err.Error(), nil))
 		return nil, false
 	}
-	infoOf(r.Context()).credential = "link"
+	infoOf(w).credential = "link"
 	return auth.NewContext(r.Context(), &auth.Principal{ID: "link", Scopes: auth.Read, Conversations: []string{conv}}), true
 }
 

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
@@ -13,6 +15,7 @@ import (
 	"time"
 
 	"convfiles/files"
+	"convfiles/internal/metrics"
 )
 
 // linkBench serves one conversation's folder twice over loopback: through
@@ -37,7 +40,9 @@ func newLinkBench(b *testing.B) *linkBench {
 		}
 	}
 	lb := &linkBench{
-		convfiles:  httptest.NewServer(New(Config{Store: store})),
+		// As serve runs it in local mode: every request counted.
+		convfiles: httptest.NewServer(New(Config{Store: store, AccessLog: os.Getenv("CONVFILES_BENCH_ACCESS_LOG") == "1",
+			Metrics: benchMetrics(), Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})),
 		fileServer: httptest.NewServer(http.StripPrefix("/files/bench/", http.FileServer(http.Dir(filepath.Join(dir, "bench"))))),
 		client:     &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}},
 	}
@@ -98,4 +103,12 @@ func BenchmarkLink(b *testing.B) {
 			b.ReportMetric(float64(baseNS.Load())/float64(convNS.Load()), "ratio")
 		})
 	}
+}
+
+// benchMetrics counts as serve does, unless CONVFILES_BENCH_METRICS=0.
+func benchMetrics() *metrics.Metrics {
+	if os.Getenv("CONVFILES_BENCH_METRICS") == "0" {
+		return nil
+	}
+	return metrics.New(nil)
 }

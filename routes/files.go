@@ -42,7 +42,9 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 	}
 	defer f.Close()
 
-	download := r.URL.RawQuery != "" && r.URL.Query().Get("download") == "1"
+	// A signed link always has a query: parse it only when it may ask
+	// for a download.
+	download := strings.Contains(r.URL.RawQuery, "download=") && r.URL.Query().Get("download") == "1"
 	serveBytes(w, r, f, info, s.headers.lookup(conv, info, f), download)
 }
 

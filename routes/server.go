@@ -185,7 +185,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	// Links are the hottest route: dispatch them before the router, whose
 	// matching runs a regexp per route.
 	if strings.HasPrefix(r.URL.Path, "/files/") {
-		infoOf(r.Context()).route = "/files/{conversation}/{name}"
+		infoOf(w).route = "/files/{conversation}/{name}"
 		s.handleFile(w, r)
 		return
 	}

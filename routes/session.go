@@ -112,7 +112,7 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log, err)
 		return
 	}
-	infoOf(r.Context()).credential = p.ID
+	infoOf(w).credential = p.ID
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: body.Token, Path: "/", Expires: p.Expires, HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: strings.HasPrefix(s.links.Base, "https:")})
 	writeResult(w, s.sessionJSON(p, body.Token))

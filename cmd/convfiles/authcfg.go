@@ -164,7 +164,7 @@ func (c Config) authenticator(ctx context.Context, store *files.Store) (*auth.Au
 // validateAuth checks [auth] before anything starts.
 func (c Config) validateAuth() error {
 	a := c.Auth
-	if a.LinkTTL.Duration < 0 || a.TokenTTL.Duration < 0 || a.TokenTTL.Duration > auth.MaxTokenTTL {
+	if a.LinkTTL.Duration <= 0 || a.TokenTTL.Duration < time.Second || a.TokenTTL.Duration > auth.MaxTokenTTL {
 		return fmt.Errorf("config: auth.link_ttl must be positive and auth.token_ttl between 1s and %s", auth.MaxTokenTTL)
 	}
 	if len(a.SigningKeys) > 0 {

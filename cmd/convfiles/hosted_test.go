@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -227,5 +228,61 @@ func TestHostedScriptsDoWhatTheirCredentialMay(t *testing.T) {
 	}
 	if code, _ := request(t, "GET", strings.Replace(link, "b.txt", "a.txt", 1), "", ""); code != 403 {
 		t.Fatalf("the link's signature opens another file: %d", code)
+	}
+}
+
+// TestReadmeHostedDeployment runs the README's Hosted deployment section:
+// its configuration serves, and every command and request of its example
+// works as shown, the key and the token it mints carried from line to line.
+func TestReadmeHostedDeployment(t *testing.T) {
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(raw)
+	section = section[strings.Index(section, "## Hosted deployment"):]
+	section = section[:strings.Index(section, "## Security model")]
+	c := newCLI(t)
+	var script []string
+	for _, m := range regexp.MustCompile("(?ms)^```(\\w*)\n(.*?)^```").FindAllStringSubmatch(section, -1) {
+		switch m[1] {
+		case "toml":
+			os.WriteFile(c.config, []byte(m[2]), 0o600)
+		case "bash":
+			script = append(script, strings.Split(m[2], "\n")...)
+		}
+	}
+	base, _ := hostedServe(t, c)
+	var key, keyID, token string
+	ran := 0
+	for _, line := range script {
+		line = strings.NewReplacer("$KEY", key, "$TOKEN", token, "KEY_ID", keyID).Replace(line)
+		switch {
+		case strings.HasPrefix(line, "convfiles "):
+			code, out, errs := c.run("", shellWords(line)[1:]...)
+			if code != 0 {
+				t.Fatalf("%s: exit %d: %s", line, code, errs)
+			}
+			if strings.Contains(line, "keys create") {
+				key = strings.TrimSpace(out)
+				keyID = strings.SplitN(strings.TrimPrefix(key, "cfk_"), "_", 2)[0]
+			}
+		case strings.HasPrefix(line, "curl "):
+			out := runCurl(t, base, line)
+			if strings.Contains(line, "/api/tokens") {
+				var minted struct{ Result struct{ Token string } }
+				json.Unmarshal(out, &minted)
+				token = minted.Result.Token
+			}
+			if strings.Contains(line, "Bearer "+token) && token != "" && !strings.Contains(string(out), "hello.txt") {
+				t.Fatalf("the token does not list the script's file: %s", out)
+			}
+		default:
+			continue
+		}
+		ran++
+	}
+	if ran < 8 || token == "" {
+		t.Fatalf("ran %d lines of the README's example; token %q", ran, token)
 	}
 }

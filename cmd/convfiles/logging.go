@@ -61,9 +61,14 @@ func buildVersion() string {
 	return "dev-" + rev + dirty
 }
 
-// cmdVersion prints the version.
+// cmdVersion prints the version. It takes the shared flags, so that a
+// wrapper passing --config to every command works, and reads no file.
 func cmdVersion(e *env, args []string) error {
-	if len(args) > 0 {
+	f := newFlags(e, "version", "")
+	if err := f.Parse(args); err != nil {
+		return usagef("%v", err)
+	}
+	if f.NArg() > 0 {
 		return usagef("version takes no arguments")
 	}
 	fmt.Fprintln(e.stdout, "convfiles", buildVersion())
