@@ -229,6 +229,40 @@ func TestHostedScriptsDoWhatTheirCredentialMay(t *testing.T) {
 	if code, _ := request(t, "GET", strings.Replace(link, "b.txt", "a.txt", 1), "", ""); code != 403 {
 		t.Fatalf("the link's signature opens another file: %d", code)
 	}
+	_, admin, _ := c.run("", "keys", "create", "--name", "prometheus", "--scopes", "admin")
+	_, metrics := request(t, "GET", base+"/metrics", strings.TrimSpace(admin), "")
+	for _, want := range []string{`convfiles_script_runs_total{outcome="ok"} 1`, `convfiles_script_runs_total{outcome="ExecutionError"} 1`,
+		`convfiles_file_events_total{type="file:created"} 1`, `convfiles_bytes_written_total 11`, "convfiles_stored_bytes "} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("/metrics lacks %s:\n%s", want, regexp.MustCompile(`(?m)^convfiles_(script|file|bytes|stored).*$`).FindAllString(metrics, -1))
+		}
+	}
+}
+
+// TestVersionAndLogConfig: --version prints the version; [log] chooses the
+// level and JSON output, and a bad value is refused with what is allowed.
+func TestVersionAndLogConfig(t *testing.T) {
+	var out bytes.Buffer
+	if code := run([]string{"--version"}, &env{stdout: &out, stderr: io.Discard}); code != 0 || !strings.HasPrefix(out.String(), "convfiles ") {
+		t.Fatalf("--version: %d %q", code, out.String())
+	}
+	c := newCLI(t)
+	os.WriteFile(c.config, []byte("[log]\nlevel = \"warn\"\nformat = \"json\"\n"), 0o600)
+	cfg, err := loadConfig(c.config, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	l := newLogger(&logged, cfg.Log)
+	l.Info("hidden")
+	l.Warn("shown", "k", 1)
+	if strings.Contains(logged.String(), "hidden") || !strings.Contains(logged.String(), `"msg":"shown","k":1`) {
+		t.Fatalf("[log] warn/json: %s", logged.String())
+	}
+	os.WriteFile(c.config, []byte("[log]\nlevel = \"loud\"\n"), 0o600)
+	if _, err := loadConfig(c.config, true); err == nil || !strings.Contains(err.Error(), "debug, info, warn or error") {
+		t.Fatalf("a bad level: %v", err)
+	}
 }
 
 // TestReadmeHostedDeployment runs the README's Hosted deployment section:
