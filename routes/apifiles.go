@@ -4,11 +4,9 @@ import (
 	"context"
 	"convfiles/auth"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/gorilla/mux"
 
@@ -84,16 +82,11 @@ func moveBody(r *http.Request) (string, bool, error) {
 		Name    *string `json:"name"`
 		Replace bool    `json:"replace"`
 	}
-	if fe := requireJSON(r); fe != nil {
-		return "", false, files.E("read request", files.KindInvalid, "", fe.message+`, as in {"name": "new name.txt"}`, nil)
+	raw, err := readJSONBody(r, `{"name": "new name.txt"}`)
+	if err != nil {
+		return "", false, err
 	}
-	raw, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
-	if err == nil && !utf8.Valid(raw) {
-		// encoding/json would quietly turn the bad bytes into U+FFFD and
-		// so store a name nobody sent.
-		return "", false, files.E("read request", files.KindInvalid, "", "the body is not valid UTF-8", nil)
-	}
-	if err != nil || json.Unmarshal(raw, &body) != nil || body.Name == nil {
+	if json.Unmarshal(raw, &body) != nil || body.Name == nil {
 		return "", false, files.E("read request", files.KindInvalid, "", `send a JSON body like {"name": "new name.txt"}, with "replace": true to replace a file of that name`, nil)
 	}
 	return *body.Name, body.Replace, nil

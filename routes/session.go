@@ -113,9 +113,16 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	infoOf(w).credential = p.ID
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: body.Token, Path: "/", Expires: p.Expires, HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: strings.HasPrefix(s.links.Base, "https:")})
+	http.SetCookie(w, s.sessionCookie(body.Token, p.Expires))
 	writeResult(w, s.sessionJSON(p, body.Token))
+}
+
+// sessionCookie is the session's cookie: out of the page script's reach
+// (HttpOnly), never sent by another site's request (SameSite=Strict), and
+// only over TLS when the public URL is https.
+func (s *Server) sessionCookie(value string, expires time.Time) *http.Cookie {
+	return &http.Cookie{Name: sessionCookie, Value: value, Path: "/", Expires: expires, HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, Secure: strings.HasPrefix(s.links.Base, "https:")}
 }
 
 // handleSession says who the request is signed in as.
@@ -126,7 +133,8 @@ func (s *Server) handleSession(w http.ResponseWriter, r *http.Request) {
 
 // handleSignOut forgets the session cookie.
 func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request) {
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: strings.HasPrefix(s.links.Base, "https:")})
+	c := s.sessionCookie("", time.Time{})
+	c.MaxAge = -1
+	http.SetCookie(w, c)
 	writeResult(w, map[string]any{"signed_out": true})
 }

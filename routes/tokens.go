@@ -16,27 +16,38 @@ import (
 // maxJSONBody bounds the small JSON bodies of the API.
 const maxJSONBody = 64 << 10
 
-// readJSON decodes a small JSON body into v; example shows the caller
-// what to send when the body is not it.
-func readJSON(r *http.Request, v any, example string) error {
+// readJSONBody reads a small JSON body (rename, copy, tokens, sign-in):
+// declared as JSON, at most 64 KiB, valid UTF-8. example shows the caller
+// what to send.
+func readJSONBody(r *http.Request, example string) ([]byte, error) {
 	const op = "read request"
 	if fe := requireJSON(r); fe != nil {
-		return files.E(op, files.KindInvalid, "", fe.message+", as in "+example, nil)
+		return nil, files.E(op, files.KindInvalid, "", fe.message+", as in "+example, nil)
 	}
 	raw, err := io.ReadAll(io.LimitReader(r.Body, maxJSONBody+1))
 	switch {
 	case err != nil:
-		return files.E(op, files.KindInvalid, "", "the body could not be read", err)
+		return nil, files.E(op, files.KindInvalid, "", "the body could not be read", err)
 	case len(raw) > maxJSONBody:
-		return files.E(op, files.KindTooLarge, "", "the body is larger than 64 KiB", nil)
+		return nil, files.E(op, files.KindTooLarge, "", "the body is larger than 64 KiB", nil)
 	case !utf8.Valid(raw):
 		// encoding/json would quietly turn the bad bytes into U+FFFD.
-		return files.E(op, files.KindInvalid, "", "the body is not valid UTF-8", nil)
+		return nil, files.E(op, files.KindInvalid, "", "the body is not valid UTF-8", nil)
+	}
+	return raw, nil
+}
+
+// readJSON decodes a small JSON body into v, refusing fields v does not
+// have: a misspelt "ttl" must not silently mint a 15-minute token.
+func readJSON(r *http.Request, v any, example string) error {
+	raw, err := readJSONBody(r, example)
+	if err != nil {
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return files.E(op, files.KindInvalid, "", "send a JSON body like "+example+": "+err.Error(), nil)
+		return files.E("read request", files.KindInvalid, "", "send a JSON body like "+example+": "+err.Error(), nil)
 	}
 	return nil
 }

@@ -168,14 +168,22 @@ func startServe(t *testing.T, dataDir string, adjust ...func(*Config)) (addr str
 	for _, f := range adjust {
 		f(&cfg)
 	}
+	quiet := &env{stdout: io.Discard, stderr: io.Discard, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	return serveInProcess(t, quiet, cfg)
+}
+
+// serveInProcess runs serve with cfg and e until stop, which fails the
+// test when the shutdown goes wrong.
+func serveInProcess(t *testing.T, e *env, cfg Config) (addr string, stop func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
-	quiet := &env{stdout: io.Discard, stderr: io.Discard, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	go func() { done <- serve(ctx, quiet, cfg, ready) }()
+	go func() { done <- serve(ctx, e, cfg, ready) }()
 	select {
 	case addr = <-ready:
 	case err := <-done:
+		cancel()
 		t.Fatalf("serve: %v", err)
 	}
 	return addr, func() {
