@@ -32,7 +32,7 @@ type hostedEnv struct {
 	signer *links.Signer
 }
 
-func newHostedEnv(t *testing.T) *hostedEnv {
+func newHostedEnv(t *testing.T, adjust ...func(*Config)) *hostedEnv {
 	t.Helper()
 	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), files.Options{Bus: files.NewBus()})
 	k, err := signing.Generate("k1")
@@ -50,13 +50,19 @@ func newHostedEnv(t *testing.T) *hostedEnv {
 	}
 	t.Cleanup(func() { work.Close() })
 	lk := Links{Base: base, Sign: e.signer}
-	door, err := mcp.New(mcp.Config{Store: store, Hosted: true, Link: lk.URL})
+	runner := runtime.New(runtime.Config{Link: lk.URL})
+	t.Cleanup(runner.Wait)
+	door, err := mcp.New(mcp.Config{Store: store, Hosted: true, Link: lk.URL, Runner: runner})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { door.Close() })
-	h := New(Config{Store: store, API: true, Auth: e.auth, Links: lk, MCP: door.HTTPHandler(),
-		Runner: runtime.New(runtime.Config{}), ScriptFiles: true, Workspace: work})
+	cfg := Config{Store: store, API: true, Auth: e.auth, Links: lk, MCP: door.HTTPHandler(),
+		Runner: runner, ScriptFiles: true, Workspace: work}
+	for _, f := range adjust {
+		f(&cfg)
+	}
+	h := New(cfg)
 	e.srv.Config.Handler = h
 	e.srv.Start()
 	t.Cleanup(func() { h.Shutdown(); e.srv.Close() })

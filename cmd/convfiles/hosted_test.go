@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"convfiles/auth"
 	"encoding/json"
 	"io"
@@ -45,22 +44,9 @@ func hostedServe(t *testing.T, c *cli) (base string, log *syncBuffer) {
 	cfg.DataDir, cfg.Mode, cfg.Server.Address = c.dataDir, "hosted", "127.0.0.1:0"
 	log = &syncBuffer{}
 	e := &env{stdout: io.Discard, stderr: io.Discard, logger: newLogger(log, LogConfig{Level: "info", Format: "json"})}
-	ctx, cancel := context.WithCancel(context.Background())
-	ready, done := make(chan string, 1), make(chan error, 1)
-	go func() { done <- serve(ctx, e, cfg, ready) }()
-	select {
-	case addr := <-ready:
-		base = "http://" + addr
-	case err := <-done:
-		t.Fatalf("serve: %v", err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	})
-	return base, log
+	addr, stop := serveInProcess(t, e, cfg)
+	t.Cleanup(stop)
+	return "http://" + addr, log
 }
 
 // request sends a request with an optional bearer credential and returns
@@ -318,5 +304,68 @@ func TestReadmeHostedDeployment(t *testing.T) {
 	}
 	if ran < 8 || token == "" {
 		t.Fatalf("ran %d lines of the README's example; token %q", ran, token)
+	}
+}
+
+// TestSignLinksInLocalMode: [auth] sign_links signs a local server's
+// links: convfiles run hands out a link the server opens, and the same
+// link unsigned or altered is refused.
+func TestSignLinksInLocalMode(t *testing.T) {
+	c := newCLI(t)
+	os.WriteFile(c.config, []byte("[auth]\nsign_links = true\n"), 0o600)
+	_, out, errs := c.run(`write_file("a.txt", "hello")`, "run", "--conversation", "demo", "-")
+	var rep struct{ Result string }
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || !strings.Contains(rep.Result, "/files/demo/a.txt?exp=") {
+		t.Fatalf("run's link is not signed: %v %s %s", err, out, errs)
+	}
+	cfg, _ := loadConfig(c.config, true)
+	addr, stop := startServe(t, c.dataDir, func(sc *Config) { sc.Auth = cfg.Auth })
+	defer stop()
+	signed := strings.Replace(rep.Result, "127.0.0.1:8080", addr, 1)
+	if code, got := request(t, "GET", signed, "", ""); code != 200 || got != "hello" {
+		t.Fatalf("the signed link: %d %q", code, got)
+	}
+	for what, link := range map[string]string{"unsigned": strings.SplitN(signed, "?", 2)[0],
+		"for another file": strings.Replace(signed, "a.txt", "b.txt", 1)} {
+		if code, body := request(t, "GET", link, "", ""); code != 403 || !strings.Contains(body, "PermissionError") {
+			t.Errorf("%s link: %d %s", what, code, body)
+		}
+	}
+}
+
+// TestKeysAndAuthConfigRefusals: the keys commands and the [auth] and
+// [server] keys refuse what they cannot do, saying what is allowed.
+func TestKeysAndAuthConfigRefusals(t *testing.T) {
+	c := newCLI(t)
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"keys", "create", "--name", "x", "--scopes", "read,fly"}, "scopes are read, write, execute and admin"},
+		{[]string{"keys", "create", "--name", "x", "--scopes", "read", "--tenant", "acme"}, `does not end in "-" or "_"`},
+		{[]string{"keys", "create", "--name", "x", "--scopes", "read", "--tenant", "acme-", "--conversations", "acme-1"}, "not both"},
+		{[]string{"keys", "create", "--scopes", "read"}, "needs --name and --scopes"},
+		{[]string{"keys", "revoke", "000000000000"}, "no API key has this ID"},
+		{[]string{"keys", "revoke"}, "one key ID"},
+		{[]string{"keys", "rotate"}, `unknown keys command "rotate"`},
+		{[]string{"keys", "signing-key", "--id", "bad id"}, "letters, digits"},
+	} {
+		code, _, errs := c.run("", tc.args...)
+		if code == 0 || !strings.Contains(errs, tc.says) {
+			t.Errorf("%v: exit %d: %s", tc.args, code, errs)
+		}
+	}
+	for toml, says := range map[string]string{
+		"[auth.jwt]\nissuer = \"https://id.example\"\n": "needs issuer, audience and jwks_url",
+		"[auth]\ntoken_ttl = \"48h\"\n":                  "auth.token_ttl between 1s and 24h",
+		"[auth]\nlink_ttl = \"0s\"\n":                    "auth.link_ttl must be positive",
+		"[server]\nmcp_session_idle = \"0s\"\n":          "mcp_session_idle must be positive",
+		"[log]\nformat = \"xml\"\n":                      `log.format "xml"`,
+		"[auth]\nsigning_kys = []\n":                     "unknown keys auth.signing_kys",
+	} {
+		os.WriteFile(c.config, []byte(toml), 0o600)
+		if _, err := loadConfig(c.config, true); err == nil || !strings.Contains(err.Error(), says) {
+			t.Errorf("%q: %v", toml, err)
+		}
 	}
 }

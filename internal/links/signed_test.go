@@ -69,6 +69,26 @@ func TestSignedLinks(t *testing.T) {
 		if err := s.Verify(tc.conv, tc.file, v); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", name, err, tc.want)
 		}
+		// The link route reads the raw query without building a map.
+		if err := s.VerifyQuery(tc.conv, tc.file, v.Encode()); !errors.Is(err, tc.want) {
+			t.Errorf("%s, raw query: %v, want %v", name, err, tc.want)
+		}
+	}
+	raw := strings.SplitN(link, "?", 2)[1]
+	for what, tc := range map[string]struct {
+		raw  string
+		want error
+	}{
+		"the link's own query":           {raw, nil},
+		"its key ID percent-encoded":     {strings.Replace(raw, "kid=k2", "kid=k%32", 1), nil},
+		"a download asked beside it":     {"download=1&" + raw, nil},
+		"a signature far too long":       {raw + strings.Repeat("A", 100), ErrBadSig},
+		"a signature that is not base64": {strings.Replace(raw, "sig=", "sig=!", 1), ErrBadSig},
+		"an expiry that is not a number": {strings.Replace(raw, "exp=", "exp=x", 1), ErrBadSig},
+	} {
+		if err := s.VerifyQuery("conv-1", "dir/a b.txt", tc.raw); !errors.Is(err, tc.want) {
+			t.Errorf("raw query with %s: %v, want %v", what, err, tc.want)
+		}
 	}
 	now = now.Add(61 * time.Minute)
 	if err := s.Verify("conv-1", "dir/a b.txt", q); !errors.Is(err, ErrExpired) {
@@ -83,6 +103,12 @@ func TestSignedLinks(t *testing.T) {
 	dropped := &Signer{Keys: rotated.Keys[:1], Now: s.Now}
 	if err := dropped.Verify("conv-1", "dir/a b.txt", q); !errors.Is(err, ErrBadSig) {
 		t.Errorf("old link after its key was dropped: %v", err)
+	}
+	// A key ID given a new secret: the cached derived key of the old one
+	// must not verify for it.
+	s.Keys = append(ring(t, "k2"), s.Keys[1:]...)
+	if err := s.VerifyQuery("conv-1", "dir/a b.txt", raw); !errors.Is(err, ErrBadSig) {
+		t.Errorf("a link of k2's old secret after k2 got a new one: %v", err)
 	}
 }
 
