@@ -170,3 +170,20 @@ func TestPerCredentialRateLimit(t *testing.T) {
 		t.Fatalf("another credential: %d", status)
 	}
 }
+
+// TestRenameBodyOver64KiB: a rename body past 64 KiB is refused as too
+// large, not cut and misread; the file keeps its name.
+func TestRenameBodyOver64KiB(t *testing.T) {
+	e := newHostedEnv(t)
+	e.write("acme-1", "a.txt", "hello\n")
+	key, _ := e.key(auth.Read|auth.Write, "acme-")
+	id := mustID(t, e.store, "acme-1", "a.txt")
+	body := `{"name": "` + strings.Repeat("b", 70<<10) + `.txt"}`
+	status, env, _ := e.call("POST", "/api/files/"+id+"/rename", key, "application/json", []byte(body))
+	if status != 413 || !strings.Contains(env.Error.Message, "larger than 64 KiB") {
+		t.Fatalf("a 70 KiB rename body: %d %s", status, env.raw)
+	}
+	if mustID(t, e.store, "acme-1", "a.txt") != id {
+		t.Fatal("the file was renamed")
+	}
+}

@@ -357,11 +357,11 @@ func TestKeysAndAuthConfigRefusals(t *testing.T) {
 	}
 	for toml, says := range map[string]string{
 		"[auth.jwt]\nissuer = \"https://id.example\"\n": "needs issuer, audience and jwks_url",
-		"[auth]\ntoken_ttl = \"48h\"\n":                  "auth.token_ttl between 1s and 24h",
-		"[auth]\nlink_ttl = \"0s\"\n":                    "auth.link_ttl must be positive",
-		"[server]\nmcp_session_idle = \"0s\"\n":          "mcp_session_idle must be positive",
-		"[log]\nformat = \"xml\"\n":                      `log.format "xml"`,
-		"[auth]\nsigning_kys = []\n":                     "unknown keys auth.signing_kys",
+		"[auth]\ntoken_ttl = \"48h\"\n":                 "auth.token_ttl between 1s and 24h",
+		"[auth]\nlink_ttl = \"0s\"\n":                   "auth.link_ttl must be positive",
+		"[server]\nmcp_session_idle = \"0s\"\n":         "mcp_session_idle must be positive",
+		"[log]\nformat = \"xml\"\n":                     `log.format "xml"`,
+		"[auth]\nsigning_kys = []\n":                    "unknown keys auth.signing_kys",
 	} {
 		os.WriteFile(c.config, []byte(toml), 0o600)
 		if _, err := loadConfig(c.config, true); err == nil || !strings.Contains(err.Error(), says) {
