@@ -204,8 +204,12 @@ func (o *outsideChanges) join() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.followers++; o.followers == 1 {
+		// The baseline is taken before any follower can query: a commit
+		// that the poller's first look would otherwise count as seen,
+		// after a follower's first query, would never wake anyone.
+		_, seen, _ := o.ix.EventRange(context.Background())
 		o.stop = make(chan struct{})
-		go o.poll(o.stop)
+		go o.poll(o.stop, seen)
 	}
 }
 
@@ -217,7 +221,7 @@ func (o *outsideChanges) leave() {
 	}
 }
 
-func (o *outsideChanges) poll(stop chan struct{}) {
+func (o *outsideChanges) poll(stop chan struct{}, seen int64) {
 	var sub *Subscription
 	var local <-chan Event
 	if o.bus != nil {
@@ -225,7 +229,6 @@ func (o *outsideChanges) poll(stop chan struct{}) {
 		defer sub.Close()
 		local = sub.C
 	}
-	_, seen, _ := o.ix.EventRange(context.Background())
 	t := time.NewTicker(FollowPoll)
 	defer t.Stop()
 	for {
