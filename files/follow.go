@@ -3,12 +3,13 @@ package files
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // FollowPoll is how often the Store looks for changes another process
-// (the CLI next to a server) recorded in the index: those do not reach
-// this process's Bus.
+// (the CLI next to a server) recorded in the index, when the index cannot
+// tell it (see ChangeNotifier): those do not reach this process's Bus.
 const FollowPoll = time.Second
 
 // followBatch bounds the events one Next returns.
@@ -229,29 +230,58 @@ func (o *outsideChanges) poll(stop chan struct{}, seen int64) {
 		defer sub.Close()
 		local = sub.C
 	}
-	t := time.NewTicker(FollowPoll)
-	defer t.Stop()
+	// An index that hears of commits (PostgreSQL's NOTIFY) says when to
+	// look; any other is asked once per FollowPoll.
+	var tick <-chan time.Time
+	notices := make(chan struct{}, 1)
+	var heard atomic.Int64 // the newest number a notice named; -1: look anyway
+	if n, ok := o.ix.(ChangeNotifier); ok {
+		defer n.NotifyChanges(func(seq int64) {
+			if seq == 0 {
+				seq = -1
+			}
+			for old := heard.Load(); old >= 0 && (seq < 0 || seq > old) && !heard.CompareAndSwap(old, seq); old = heard.Load() {
+			}
+			select {
+			case notices <- struct{}{}:
+			default:
+			}
+		})()
+	} else {
+		t := time.NewTicker(FollowPoll)
+		defer t.Stop()
+		tick = t.C
+	}
+	look := func() {
+		_, last, err := o.ix.EventRange(context.Background())
+		if err != nil || last <= seen {
+			return
+		}
+		seen = last
+		o.mu.Lock()
+		close(o.wake)
+		o.wake = make(chan struct{})
+		o.mu.Unlock()
+	}
 	for {
 		select {
 		case <-stop:
 			return
 		case ev := <-local:
 			// Only an event right after seen proves that no other
-			// process committed in between; past a gap, the next tick
+			// process committed in between; past a gap, the next look
 			// finds last > seen and wakes the followers.
 			if ev.Seq == seen+1 {
 				seen = ev.Seq
 			}
-		case <-t.C:
-			_, last, err := o.ix.EventRange(context.Background())
-			if err != nil || last <= seen {
-				continue
+		case <-tick:
+			look()
+		case <-notices:
+			// A notice of this process's own commit, already seen on
+			// the Bus, needs no look.
+			if h := heard.Swap(0); h < 0 || h > seen {
+				look()
 			}
-			seen = last
-			o.mu.Lock()
-			close(o.wake)
-			o.wake = make(chan struct{})
-			o.mu.Unlock()
 		}
 	}
 }

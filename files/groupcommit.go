@@ -20,11 +20,21 @@ const maxGroup = 64
 // for the next commit, which the first of them leads. One writer alone
 // commits at once, as without grouping; eight at once share commits.
 type committer struct {
-	ix      Index
+	ix Index
+	// direct runs each change in a transaction of its own, at once, for
+	// an index that commits concurrent transactions together by itself
+	// and locks each conversation on its own (see ConcurrentCommitter).
+	direct  bool
 	max     int // the most changes in one commit; 0: maxGroup
 	mu      sync.Mutex
 	queue   []*change
 	leading bool // a commit is running or about to; its leader hands on
+}
+
+// newCommitter returns the committer of changes to ix.
+func newCommitter(ix Index) *committer {
+	cc, ok := ix.(ConcurrentCommitter)
+	return &committer{ix: ix, direct: ok && cc.ConcurrentCommits()}
 }
 
 // change is one Space.update waiting for, or in, a group commit.
@@ -64,6 +74,14 @@ func groupSize(queue []*change, most int) int {
 // do runs c in a group commit and returns once it is settled: committed,
 // refused (c.err), or applied on disk with an index that failed (logged).
 func (g *committer) do(c *change) {
+	if g.direct {
+		if c.solo != nil {
+			c.solo()
+			return
+		}
+		c.settle(g.ix.Update(c.ctx, c.run), nil)
+		return
+	}
 	c.wake = make(chan bool, 1)
 	g.mu.Lock()
 	g.queue = append(g.queue, c)

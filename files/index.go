@@ -38,6 +38,9 @@ type Record struct {
 	// DiskTime is the file's modification time on disk in nanoseconds; a
 	// mismatch at start-up means a change the index missed.
 	DiskTime int64 `json:"-"`
+	// Blob is the path of the object holding the bytes when the blobs are
+	// an object store (see ObjectStore); "" when they live at the name.
+	Blob string `json:"-"`
 }
 
 // Version is one kept earlier content of a file.
@@ -51,6 +54,9 @@ type Version struct {
 	Saved   time.Time `json:"saved_on"` // when it was written
 	Kept    time.Time `json:"kept_on"`  // when a write or a deletion replaced it
 	Reason  string    `json:"reason"`   // "overwrite" or "delete"
+	// Blob is the path of the object holding the bytes in an object
+	// store; "" when they live in the versions folder.
+	Blob string `json:"-"`
 }
 
 // SortKey orders a listing.
@@ -179,6 +185,26 @@ type EventLog interface {
 	// 0 when there are none: a client resuming from before first has
 	// missed events.
 	EventRange(ctx context.Context) (first, last int64, err error)
+}
+
+// ChangeNotifier is an Index that hears of commits as they happen, in
+// any process (PostgreSQL's LISTEN/NOTIFY): a Store's followers then
+// wait for a notice instead of polling the index for other processes'
+// changes.
+type ChangeNotifier interface {
+	// NotifyChanges calls fn with the sequence number of every event
+	// committed from now on, by any process, or with 0 when notices may
+	// have been missed (the connection that hears them was lost, or has
+	// just started). fn must not block. stop ends the calls.
+	NotifyChanges(fn func(seq int64)) (stop func())
+}
+
+// ConcurrentCommitter is an Index whose Update locks only the
+// conversations it touches and whose concurrent commits are made durable
+// together by the database itself (PostgreSQL): a Store then runs each
+// change in an Update of its own, at once, instead of in group commits.
+type ConcurrentCommitter interface {
+	ConcurrentCommits() bool
 }
 
 // Tx is one write transaction of an Index (see Index.Update).

@@ -82,7 +82,7 @@ func OpenStore(dir string, opts Options) (*Store, error) {
 	opts = opts.withDefaults()
 	s := &Store{dir: root.Name(), root: root, opts: opts, convs: map[string]*quota{}, roots: newRootCache(256, opts.Now)}
 	if opts.Index != nil {
-		s.commits = &committer{ix: opts.Index}
+		s.commits = newCommitter(opts.Index)
 	}
 	s.blobs = &diskBlobs{open: s.openShared, top: root, forget: s.roots.invalidate, log: opts.Logger}
 	sweep := func() error {

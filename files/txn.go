@@ -37,7 +37,7 @@ func (sp *Space) update(ctx context.Context, op, name string, fn func(t *txn) er
 	if sp.indexed() {
 		g := sp.commits
 		if g == nil {
-			g = &committer{ix: sp.opts.Index}
+			g = newCommitter(sp.opts.Index)
 		}
 		c := &change{sp: sp, ctx: ctx, op: op, name: name, fn: fn}
 		g.do(c)

@@ -93,14 +93,14 @@ func putLive(tx *stmtTx, rec files.Record, now time.Time) error {
 // name.
 func insertLive(tx *stmtTx, rec files.Record) error {
 	_, err := tx.Exec(`INSERT INTO files (id, conversation, name, mime_type, size, sha256, version, source,
-			source_session_id, disk_path, created_on, modified_on, deleted_on, disk_time, derived_from)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
+			source_session_id, disk_path, created_on, modified_on, deleted_on, disk_time, derived_from, blob)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET name = excluded.name, mime_type = excluded.mime_type,
 			size = excluded.size, sha256 = excluded.sha256, version = excluded.version,
 			disk_path = excluded.disk_path, modified_on = excluded.modified_on, deleted_on = NULL,
-			disk_time = excluded.disk_time`,
+			disk_time = excluded.disk_time, blob = excluded.blob`,
 		rec.ID, rec.Conversation, rec.Name, rec.MIME, rec.Size, rec.SHA256, max(rec.Version, 1), string(rec.Source),
-		rec.Session, rec.Conversation+"/"+rec.Name, stamp(rec.Created), stamp(rec.Modified), rec.DiskTime, rec.DerivedFrom)
+		rec.Session, rec.Conversation+"/"+rec.Name, stamp(rec.Created), stamp(rec.Modified), rec.DiskTime, rec.DerivedFrom, rec.Blob)
 	return err
 }
 
@@ -121,25 +121,26 @@ func insertVersion(tx *stmtTx, conversation string, v files.Version) error {
 	// An upsert, not INSERT OR REPLACE: the usage triggers see an update,
 	// where REPLACE would delete without firing them.
 	_, err := tx.Exec(`INSERT INTO versions (file_id, version, conversation, name, mime_type, size, sha256,
-			saved_on, kept_on, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			saved_on, kept_on, reason, blob) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (file_id, version) DO UPDATE SET conversation = excluded.conversation, name = excluded.name,
 			mime_type = excluded.mime_type, size = excluded.size, sha256 = excluded.sha256,
-			saved_on = excluded.saved_on, kept_on = excluded.kept_on, reason = excluded.reason`,
-		v.FileID, v.Version, conversation, v.Name, v.MIME, v.Size, v.SHA256, stamp(v.Saved), stamp(v.Kept), v.Reason)
+			saved_on = excluded.saved_on, kept_on = excluded.kept_on, reason = excluded.reason,
+			blob = excluded.blob`,
+		v.FileID, v.Version, conversation, v.Name, v.MIME, v.Size, v.SHA256, stamp(v.Saved), stamp(v.Kept), v.Reason, v.Blob)
 	return err
 }
 
 // prune drops the versions of a file beyond the newest keep and returns
 // them, so their bytes can be removed.
 func prune(tx *stmtTx, fileID string, keep int) ([]files.Version, error) {
-	rows, err := tx.Query(`SELECT version, size FROM versions WHERE file_id = ? ORDER BY version DESC LIMIT -1 OFFSET ?`, fileID, max(keep, 0))
+	rows, err := tx.Query(`SELECT version, size, blob FROM versions WHERE file_id = ? ORDER BY version DESC LIMIT -1 OFFSET ?`, fileID, max(keep, 0))
 	if err != nil {
 		return nil, err
 	}
 	var out []files.Version
 	for rows.Next() {
 		v := files.Version{FileID: fileID}
-		if err := rows.Scan(&v.Version, &v.Size); err != nil {
+		if err := rows.Scan(&v.Version, &v.Size, &v.Blob); err != nil {
 			rows.Close()
 			return nil, err
 		}

@@ -9,7 +9,7 @@ import (
 
 // fileColumns are the columns scanRecord reads, in its order.
 const fileColumns = `id, conversation, name, mime_type, size, sha256, version, source,
-	source_session_id, created_on, modified_on, deleted_on, disk_time, derived_from`
+	source_session_id, created_on, modified_on, deleted_on, disk_time, derived_from, blob`
 
 type scanner interface{ Scan(...any) error }
 
@@ -18,7 +18,7 @@ func scanRecord(row scanner) (files.Record, error) {
 	var source, created, modified string
 	var deleted sql.NullString
 	err := row.Scan(&rec.ID, &rec.Conversation, &rec.Name, &rec.MIME, &rec.Size, &rec.SHA256, &rec.Version,
-		&source, &rec.Session, &created, &modified, &deleted, &rec.DiskTime, &rec.DerivedFrom)
+		&source, &rec.Session, &created, &modified, &deleted, &rec.DiskTime, &rec.DerivedFrom, &rec.Blob)
 	if err != nil {
 		return rec, err
 	}
@@ -43,7 +43,7 @@ func (ix *Index) ByID(ctx context.Context, id string) (files.Record, error) {
 
 // Versions lists a file's kept versions, newest first.
 func (ix *Index) Versions(ctx context.Context, fileID string) ([]files.Version, error) {
-	rows, err := ix.r.QueryContext(ctx, `SELECT file_id, version, name, mime_type, size, sha256, saved_on, kept_on, reason
+	rows, err := ix.r.QueryContext(ctx, `SELECT file_id, version, name, mime_type, size, sha256, saved_on, kept_on, reason, blob
 		FROM versions WHERE file_id = ? ORDER BY version DESC`, fileID)
 	if err != nil {
 		return nil, wrap("list versions", err)
@@ -53,7 +53,7 @@ func (ix *Index) Versions(ctx context.Context, fileID string) ([]files.Version, 
 	for rows.Next() {
 		var v files.Version
 		var saved, kept string
-		if err := rows.Scan(&v.FileID, &v.Version, &v.Name, &v.MIME, &v.Size, &v.SHA256, &saved, &kept, &v.Reason); err != nil {
+		if err := rows.Scan(&v.FileID, &v.Version, &v.Name, &v.MIME, &v.Size, &v.SHA256, &saved, &kept, &v.Reason, &v.Blob); err != nil {
 			return nil, wrap("list versions", err)
 		}
 		v.Saved, v.Kept = parseStamp(saved), parseStamp(kept)

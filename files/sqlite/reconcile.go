@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"convfiles/files"
 )
 
@@ -14,21 +12,6 @@ import (
 // transaction vanishes among its rows, few enough that what is held at
 // once (descriptions, events) stays small whatever the conversation holds.
 const reconcileBatch = 2000
-
-// liveState is what a reconciliation keeps of a live row to tell whether
-// its file changed: a few dozen bytes, not a whole Record.
-type liveState struct {
-	id             string
-	size, diskTime int64
-}
-
-// pending is a stored file that the index does not know in this state.
-type pending struct {
-	d     files.DiskFile
-	prev  liveState
-	known bool
-	desc  description
-}
 
 // Reconcile makes a conversation's rows match what its blobs hold: rows
 // for new files, new descriptions for changed ones (their size or
@@ -49,7 +32,14 @@ func (ix *Index) Reconcile(ctx context.Context, conversation string, in files.Re
 		publish = func([]files.Event) {}
 	}
 	if in.Walk != nil {
-		if err := ix.reconcileStored(ctx, conversation, in.Walk, live, publish); err != nil {
+		err := files.WalkChanged(ctx, in.Walk, live, reconcileBatch, func(ctx context.Context, batch []files.PendingFile) error {
+			evs, err := ix.commitChanged(ctx, conversation, batch)
+			if err == nil {
+				publish(evs)
+			}
+			return err
+		})
+		if err != nil {
 			return nil, wrap("reconcile", err)
 		}
 	}
@@ -60,76 +50,20 @@ func (ix *Index) Reconcile(ctx context.Context, conversation string, in files.Re
 	return orphans, wrap("reconcile", err)
 }
 
-// reconcileStored records the new and changed files that walk finds,
-// and takes the files it finds out of live. Two stages overlap: one walks
-// and describes a batch (on every core) while the other commits the one
-// before, so at most three batches are held at once.
-func (ix *Index) reconcileStored(ctx context.Context, conversation string, walk func(func(files.DiskFile) error) error,
-	live map[string]liveState, publish func([]files.Event)) error {
-	g, gctx := errgroup.WithContext(ctx)
-	described := make(chan []pending, 1)
-	g.Go(func() error {
-		for batch := range described {
-			evs, err := ix.commitChanged(gctx, conversation, batch)
-			if err != nil {
-				return err
-			}
-			publish(evs)
-		}
-		return nil
-	})
-	g.Go(func() error {
-		defer close(described)
-		batch := make([]pending, 0, reconcileBatch)
-		send := func() error {
-			if len(batch) == 0 {
-				return nil
-			}
-			describeAll(batch)
-			select {
-			case described <- batch:
-			case <-gctx.Done():
-				return gctx.Err()
-			}
-			batch = make([]pending, 0, reconcileBatch)
-			return nil
-		}
-		err := walk(func(d files.DiskFile) error {
-			prev, known := live[d.Name]
-			if known {
-				delete(live, d.Name)
-				if prev.size == d.Size && prev.diskTime == d.DiskTime {
-					return nil
-				}
-			}
-			batch = append(batch, pending{d: d, prev: prev, known: known})
-			if len(batch) == reconcileBatch {
-				return send()
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		return send()
-	})
-	return g.Wait()
-}
-
 // liveStates returns the state of every live row of a conversation, by
 // name.
-func (ix *Index) liveStates(ctx context.Context, conversation string) (map[string]liveState, error) {
+func (ix *Index) liveStates(ctx context.Context, conversation string) (map[string]files.LiveState, error) {
 	rows, err := ix.r.QueryContext(ctx, `SELECT name, id, size, disk_time FROM files
 		WHERE conversation = ? AND deleted_on IS NULL`, conversation)
 	if err != nil {
 		return nil, wrap("reconcile", err)
 	}
 	defer rows.Close()
-	out := map[string]liveState{}
+	out := map[string]files.LiveState{}
 	for rows.Next() {
 		var name string
-		var st liveState
-		if err := rows.Scan(&name, &st.id, &st.size, &st.diskTime); err != nil {
+		var st files.LiveState
+		if err := rows.Scan(&name, &st.ID, &st.Size, &st.DiskTime); err != nil {
 			return nil, wrap("reconcile", err)
 		}
 		out[name] = st
@@ -139,13 +73,13 @@ func (ix *Index) liveStates(ctx context.Context, conversation string) (map[strin
 
 // commitChanged records one batch of new and changed files in one
 // transaction and returns its events.
-func (ix *Index) commitChanged(ctx context.Context, conversation string, batch []pending) ([]files.Event, error) {
+func (ix *Index) commitChanged(ctx context.Context, conversation string, batch []files.PendingFile) ([]files.Event, error) {
 	var events []files.Event
 	err := ix.inTx(ctx, func(tx *stmtTx) error {
 		events = events[:0]
 		now := ix.now()
 		for _, p := range batch {
-			if p.desc.err != nil {
+			if p.Err != nil {
 				continue // vanished or unreadable: the next start-up tries again
 			}
 			ev, err := ix.recordStored(tx, conversation, p, now)
@@ -163,18 +97,18 @@ func (ix *Index) commitChanged(ctx context.Context, conversation string, batch [
 
 // recordStored writes the row of one new or changed file and returns its
 // event; a file touched but not changed keeps its version and has none.
-func (ix *Index) recordStored(tx *stmtTx, conversation string, p pending, now time.Time) (files.Event, error) {
-	d := p.d
+func (ix *Index) recordStored(tx *stmtTx, conversation string, p files.PendingFile, now time.Time) (files.Event, error) {
+	d := p.File
 	modified := time.Unix(0, d.DiskTime)
 	var rec files.Record
 	typ := files.FileCreated
 	put := func(tx *stmtTx, rec files.Record, _ time.Time) error { return insertLive(tx, rec) }
-	if p.known {
+	if p.Known {
 		var err error
-		if rec, err = byID(tx, p.prev.id); err != nil {
+		if rec, err = byID(tx, p.Prev.ID); err != nil {
 			return files.Event{}, err
 		}
-		if rec.Size == d.Size && rec.SHA256 == p.desc.sha {
+		if rec.Size == d.Size && rec.SHA256 == p.SHA {
 			_, err := tx.Exec(`UPDATE files SET disk_time = ?, modified_on = ? WHERE id = ?`, d.DiskTime, stamp(modified), rec.ID)
 			return files.Event{}, err
 		}
@@ -183,7 +117,7 @@ func (ix *Index) recordStored(tx *stmtTx, conversation string, p pending, now ti
 		rec = files.Record{ID: newID(), Conversation: conversation, Name: d.Name,
 			Source: files.SourceCreated, Created: modified}
 	}
-	rec.MIME, rec.SHA256, rec.Size, rec.DiskTime, rec.Modified = p.desc.mime, p.desc.sha, d.Size, d.DiskTime, modified
+	rec.MIME, rec.SHA256, rec.Size, rec.DiskTime, rec.Modified = p.MIME, p.SHA, d.Size, d.DiskTime, modified
 	rec.Version++
 	if err := put(tx, rec, now); err != nil {
 		return files.Event{}, err
@@ -194,7 +128,7 @@ func (ix *Index) recordStored(tx *stmtTx, conversation string, p pending, now ti
 
 // dropVanished marks deleted, a batch per transaction, the live rows
 // whose files the walk did not find.
-func (ix *Index) dropVanished(ctx context.Context, conversation string, live map[string]liveState, publish func([]files.Event)) error {
+func (ix *Index) dropVanished(ctx context.Context, conversation string, live map[string]files.LiveState, publish func([]files.Event)) error {
 	for len(live) > 0 {
 		var events []files.Event
 		err := ix.inTx(ctx, func(tx *stmtTx) error {
@@ -204,10 +138,10 @@ func (ix *Index) dropVanished(ctx context.Context, conversation string, live map
 				if len(events) == reconcileBatch {
 					break
 				}
-				if err := markDeleted(tx, st.id, now); err != nil {
+				if err := markDeleted(tx, st.ID, now); err != nil {
 					return err
 				}
-				ev, err := ix.insertEvent(tx, files.Event{Type: files.FileDeleted, Conversation: conversation, ID: st.id, Name: name, Time: now})
+				ev, err := ix.insertEvent(tx, files.Event{Type: files.FileDeleted, Conversation: conversation, ID: st.ID, Name: name, Time: now})
 				if err != nil {
 					return err
 				}

@@ -39,6 +39,12 @@ var rules = map[string]struct {
 	"internal/peakrss": {},
 	// files/sqlite implements the index that files declares.
 	"files/sqlite": {mayImport: []string{"files", "auth", "internal/bytesize", "internal/signing"}, mustNot: []string{"net/http", "github.com/dop251/goja"}},
+	// files/postgres implements the same index in PostgreSQL, for replicas.
+	"files/postgres": {mayImport: []string{"files", "auth", "internal/bytesize", "internal/signing"}, mustNot: []string{"net/http", "github.com/dop251/goja", "modernc.org/sqlite"}},
+	// internal/pgserver and internal/s3server start throwaway servers for
+	// tests and benchmarks; nothing that ships imports them.
+	"internal/pgserver": {},
+	"internal/s3server": {},
 	// files/filestest is the conformance suite every store runs.
 	"files/filestest": {mayImport: []string{"files", "internal/bytesize"}, mustNot: []string{"net/http", "database/sql"}},
 	// files/blobtest and files/indextest are the conformance suites of the

@@ -1,0 +1,89 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"convfiles/files"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// eventsChannel is the channel every commit that adds events notifies.
+const eventsChannel = "convfiles_events"
+
+// insertEvent appends ev to the history and returns it as stored. Its
+// sequence number comes from the one event_seq row, which the
+// transaction then holds locked until it commits: no other transaction
+// can number an event meanwhile, so numbers are handed out in commit
+// order and a follower that has read up to n never misses an event
+// numbered below n that commits later. That one row is the price: every
+// replica's commits that add events take their turn on it. The notice
+// (the event's number) reaches every listener when the transaction
+// commits, and not at all when it rolls back.
+func (t *writeTx) insertEvent(ev files.Event) (files.Event, error) {
+	if err := t.tx.QueryRow(t.ctx, `UPDATE event_seq SET seq = seq + 1 RETURNING seq`).Scan(&ev.Seq); err != nil {
+		return ev, err
+	}
+	ev.Time = fromNanos(ev.Time.UnixNano())
+	if err := t.exec(`INSERT INTO events (seq, conversation, type, file_id, name, size, mime_type, source_session_id,
+			renamed_from, time) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		ev.Seq, ev.Conversation, string(ev.Type), ev.ID, ev.Name, ev.Size, ev.MIME, ev.Session, ev.RenamedFrom, ev.Time.UnixNano()); err != nil {
+		return ev, err
+	}
+	if err := t.exec(`SELECT pg_notify($1, $2)`, eventsChannel, strconv.FormatInt(ev.Seq, 10)); err != nil {
+		return ev, err
+	}
+	if every := min(max(t.ix.eventsKept/100, 1), 1000); ev.Seq%every == 0 {
+		return ev, t.exec(`DELETE FROM events WHERE seq <= $1`, ev.Seq-t.ix.eventsKept)
+	}
+	return ev, nil
+}
+
+// Events returns up to limit events after seq, for one conversation or
+// ("") for all, oldest first.
+func (ix *Index) Events(ctx context.Context, conversation string, after int64, limit int) ([]files.Event, error) {
+	q := `SELECT seq, conversation, type, file_id, name, size, mime_type, source_session_id, renamed_from, time
+		FROM events WHERE seq > $1`
+	args := []any{after}
+	if conversation != "" {
+		q += ` AND conversation = $2`
+		args = append(args, conversation)
+	}
+	args = append(args, limit)
+	rows, err := ix.pool.Query(ctx, q+` ORDER BY seq LIMIT $`+strconv.Itoa(len(args)), args...)
+	if err != nil {
+		return nil, wrap("events", err)
+	}
+	var out []files.Event
+	for rows.Next() {
+		var ev files.Event
+		var typ string
+		var at int64
+		if err := rows.Scan(&ev.Seq, &ev.Conversation, &typ, &ev.ID, &ev.Name, &ev.Size, &ev.MIME, &ev.Session, &ev.RenamedFrom, &at); err != nil {
+			rows.Close()
+			return nil, wrap("events", err)
+		}
+		ev.Type, ev.Time = files.EventType(typ), fromNanos(at)
+		out = append(out, ev)
+	}
+	return out, wrap("events", rows.Err())
+}
+
+// EventRange returns the oldest kept event's sequence number and the
+// newest, both 0 when there are none.
+func (ix *Index) EventRange(ctx context.Context) (first, last int64, err error) {
+	var lo, hi *int64
+	err = ix.pool.QueryRow(ctx, `SELECT MIN(seq), MAX(seq) FROM events`).Scan(&lo, &hi)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, 0, nil
+	}
+	if lo != nil {
+		first = *lo
+	}
+	if hi != nil {
+		last = *hi
+	}
+	return first, last, wrap("events", err)
+}

@@ -1,0 +1,131 @@
+package postgres
+
+import (
+	"context"
+	"strings"
+
+	"convfiles/files"
+)
+
+// orderBy maps a sort key to its ORDER BY clause; each has an index.
+func orderBy(key files.SortKey, desc bool) string {
+	dir := " ASC"
+	if desc {
+		dir = " DESC"
+	}
+	switch key {
+	case files.SortSize:
+		return "size" + dir + ", name" + dir
+	case files.SortModified:
+		return "modified_on" + dir + ", name" + dir
+	}
+	return "name" + dir
+}
+
+// likePattern turns files.CoarseGlob's expression into a LIKE pattern
+// with the same meaning: * is %, ? is _, a one-character class is that
+// character, and LIKE's own %, _ and \ are escaped.
+func likePattern(glob string) string {
+	var b strings.Builder
+	for i := 0; i < len(glob); i++ {
+		c := glob[i]
+		switch {
+		case c == '*':
+			b.WriteByte('%')
+		case c == '?':
+			b.WriteByte('_')
+		case c == '[' && i+2 < len(glob) && glob[i+2] == ']':
+			i++
+			writeLiteral(&b, glob[i])
+			i++
+		default:
+			writeLiteral(&b, c)
+		}
+	}
+	return b.String()
+}
+
+func writeLiteral(b *strings.Builder, c byte) {
+	if c == '%' || c == '_' || c == '\\' {
+		b.WriteByte('\\')
+	}
+	b.WriteByte(c)
+}
+
+// List returns one page of a conversation's live files and how many match
+// in all. A pattern narrows the rows in SQL (files.CoarseGlob as LIKE)
+// and is then decided exactly on names alone; only the page's rows are
+// read in full.
+func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuery) ([]files.Record, int, error) {
+	const op = "list"
+	where := `conversation = $1 AND deleted_on IS NULL`
+	args := []any{conversation}
+	if q.Pattern != "" {
+		where += ` AND name LIKE $2`
+		args = append(args, likePattern(files.CoarseGlob(q.Pattern)))
+	}
+	order := orderBy(q.Sort, q.Desc)
+	if q.Pattern == "" {
+		var total int64
+		if err := ix.pool.QueryRow(ctx, `SELECT COUNT(*) FROM files WHERE `+where, args...).Scan(&total); err != nil {
+			return nil, 0, wrap(op, err)
+		}
+		page := ` OFFSET $2`
+		args = append(args, q.Offset)
+		if q.Limit > 0 {
+			page += ` LIMIT $3`
+			args = append(args, q.Limit)
+		}
+		recs, err := ix.records(ctx, `SELECT `+fileColumns+` FROM files WHERE `+where+` ORDER BY `+order+page, args...)
+		return recs, int(total), err
+	}
+	rows, err := ix.pool.Query(ctx, `SELECT id, name FROM files WHERE `+where+` ORDER BY `+order, args...)
+	if err != nil {
+		return nil, 0, wrap(op, err)
+	}
+	var page []string
+	total := 0
+	for rows.Next() {
+		var id, name string
+		if err := rows.Scan(&id, &name); err != nil {
+			rows.Close()
+			return nil, 0, wrap(op, err)
+		}
+		if !files.MatchGlob(q.Pattern, name) {
+			continue
+		}
+		if total >= q.Offset && (q.Limit <= 0 || len(page) < q.Limit) {
+			page = append(page, id)
+		}
+		total++
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, wrap(op, err)
+	}
+	if len(page) == 0 {
+		return []files.Record{}, total, nil
+	}
+	recs, err := ix.records(ctx, `SELECT `+fileColumns+` FROM files WHERE id = ANY($1)`, page)
+	if err != nil {
+		return nil, 0, err
+	}
+	files.SortRecords(recs, q.Sort, q.Desc)
+	return recs, total, nil
+}
+
+func (ix *Index) records(ctx context.Context, query string, args ...any) ([]files.Record, error) {
+	rows, err := ix.pool.Query(ctx, query, args...)
+	if err != nil {
+		return nil, wrap("list", err)
+	}
+	out := []files.Record{}
+	for rows.Next() {
+		rec, err := scanRecord(rows)
+		if err != nil {
+			rows.Close()
+			return nil, wrap("list", err)
+		}
+		out = append(out, rec)
+	}
+	return out, wrap("list", rows.Err())
+}

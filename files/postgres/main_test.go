@@ -1,0 +1,70 @@
+package postgres_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"convfiles/content"
+	"convfiles/files"
+	"convfiles/files/filestest"
+	"convfiles/files/indextest"
+	"convfiles/files/postgres"
+	"convfiles/internal/pgserver"
+)
+
+func TestMain(m *testing.M) { pgserver.Main(m) }
+
+// open opens the index of a database, closed when the test ends.
+func open(t testing.TB, url string) *postgres.Index {
+	t.Helper()
+	ix, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+// TestIndexConformance runs the index conformance suite against a fresh
+// database of a real PostgreSQL server.
+func TestIndexConformance(t *testing.T) {
+	indextest.Run(t, func(t *testing.T) files.Index { return open(t, pgserver.Database(t)) })
+}
+
+// TestConformance runs the store conformance suite on disk with the
+// PostgreSQL index: two Stores over one folder and one database, as a
+// server and the CLI beside it open them.
+func TestConformance(t *testing.T) {
+	filestest.Run(t, twoProcesses(0))
+	filestest.RunShared(t, twoProcesses(-1))
+}
+
+func twoProcesses(versions int) filestest.Maker {
+	return func(t *testing.T, l files.Limits) filestest.Setup {
+		dir, url := t.TempDir(), pgserver.Database(t)
+		first := openStore(t, dir, url, files.Options{Limits: l, Versions: versions})
+		second := openStore(t, dir, url, files.Options{Limits: l, Versions: versions})
+		spaceOf := func(s *files.Store) func() *files.Space {
+			return func() *files.Space {
+				sp, err := s.Space("conf")
+				if err != nil {
+					t.Fatal(err)
+				}
+				return sp
+			}
+		}
+		return filestest.Setup{Dir: filepath.Join(first.Dir(), "conf"), Open: spaceOf(first), Other: spaceOf(second)}
+	}
+}
+
+func openStore(t *testing.T, dir, url string, opts files.Options) *files.Store {
+	t.Helper()
+	opts.Index, opts.Sniff = open(t, url), content.SniffMIME
+	s, err := files.OpenStore(filepath.Join(dir, "files"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}

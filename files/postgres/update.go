@@ -1,0 +1,135 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+
+	"convfiles/files"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Update runs fn in one transaction. Each conversation fn touches is
+// locked (an advisory lock, held until the transaction ends) before its
+// rows are read, so what fn reads of it is still true when it commits,
+// on this replica or any other: compare-and-commit edits and quota checks
+// cannot be raced. An error from fn rolls back and is returned as is.
+func (ix *Index) Update(ctx context.Context, fn func(files.Tx) error) error {
+	var fnErr error
+	err := ix.inTx(ctx, func(tx *writeTx) error {
+		fnErr = fn(tx)
+		return fnErr
+	})
+	if fnErr != nil {
+		return fnErr
+	}
+	return wrap("index", err)
+}
+
+// UpdateBatch runs each of fns, in order, in a transaction of its own:
+// PostgreSQL makes concurrent commits durable together by itself, so a
+// Store on this index does not batch (see ConcurrentCommits) and a batch
+// needs no shared transaction. errs[i] is fns[i]'s error, its own or its
+// transaction's.
+func (ix *Index) UpdateBatch(ctx context.Context, fns []func(files.Tx) error) ([]error, error) {
+	errs := make([]error, len(fns))
+	for i, fn := range fns {
+		errs[i] = ix.Update(ctx, fn)
+	}
+	return errs, nil
+}
+
+// ConcurrentCommits reports that changes should commit in transactions
+// of their own, at once, rather than in group commits: each locks only
+// its conversation, so changes to different conversations never wait for
+// each other, on this replica or another.
+func (ix *Index) ConcurrentCommits() bool { return true }
+
+// inTx runs fn in a transaction; an error or a panic rolls it back.
+func (ix *Index) inTx(ctx context.Context, fn func(*writeTx) error) error {
+	return pgx.BeginFunc(ctx, ix.pool, func(tx pgx.Tx) error {
+		return fn(&writeTx{ix: ix, ctx: ctx, tx: tx})
+	})
+}
+
+// writeTx is the files.Tx of one Update.
+type writeTx struct {
+	ix     *Index
+	ctx    context.Context
+	tx     pgx.Tx
+	locked map[string]bool
+	events int // events added so far (see insertEvent)
+}
+
+var _ files.Tx = (*writeTx)(nil)
+
+// lock takes the conversation's advisory lock once per transaction.
+func (t *writeTx) lock(conversation string) error {
+	if t.locked[conversation] {
+		return nil
+	}
+	if _, err := t.tx.Exec(t.ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, conversation); err != nil {
+		return err
+	}
+	if t.locked == nil {
+		t.locked = map[string]bool{}
+	}
+	t.locked[conversation] = true
+	return nil
+}
+
+func (t *writeTx) Lookup(conversation, name string) (files.Record, error) {
+	if err := t.lock(conversation); err != nil {
+		return files.Record{}, wrap("find", err)
+	}
+	return lookup(t.ctx, t.tx, conversation, name)
+}
+
+// ByID finds the file's conversation, locks it, and reads the row again:
+// what the first read saw may have changed before the lock was taken.
+func (t *writeTx) ByID(id string) (files.Record, error) {
+	rec, err := byID(t.ctx, t.tx, id)
+	if err != nil || t.locked[rec.Conversation] {
+		return rec, err
+	}
+	if err := t.lock(rec.Conversation); err != nil {
+		return files.Record{}, wrap("find", err)
+	}
+	return byID(t.ctx, t.tx, id)
+}
+
+func (t *writeTx) Usage(conversation string) (files.Usage, error) {
+	if err := t.lock(conversation); err != nil {
+		return files.Usage{}, wrap("usage", err)
+	}
+	return usage(t.ctx, t.tx, conversation)
+}
+
+func (t *writeTx) Apply(c files.Change) (files.Applied, error) {
+	if err := t.lock(c.Record.Conversation); err != nil {
+		return files.Applied{}, wrap("index", err)
+	}
+	return t.apply(c)
+}
+
+// querier is what reads need: the pool or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Usage returns what a conversation holds, as of the last commit.
+func (ix *Index) Usage(ctx context.Context, conversation string) (files.Usage, error) {
+	return usage(ctx, ix.pool, conversation)
+}
+
+func usage(ctx context.Context, q querier, conversation string) (files.Usage, error) {
+	var u files.Usage
+	var n int64
+	err := q.QueryRow(ctx, `SELECT bytes, files FROM usage WHERE conversation = $1`, conversation).Scan(&u.Bytes, &n)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return files.Usage{}, nil
+	}
+	u.Files = int(n)
+	return u, wrap("usage", err)
+}

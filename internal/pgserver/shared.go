@@ -1,0 +1,77 @@
+package pgserver
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// shared is the server of one test binary, started by the first test
+// that asks for a database and stopped by Main.
+var shared struct {
+	once sync.Once
+	s    *Server
+	err  error
+	next atomic.Int64
+}
+
+// Shared returns the test binary's server, starting it on first use. A
+// machine without PostgreSQL fails the test with what to install: the
+// distributed store is a shipped configuration, so its tests never skip.
+func Shared(t testing.TB) *Server {
+	t.Helper()
+	shared.once.Do(func() { shared.s, shared.err = Start(Options{}) })
+	if shared.err != nil {
+		t.Fatalf("start PostgreSQL: %v", shared.err)
+	}
+	return shared.s
+}
+
+// Database creates a new, empty database on the shared server and
+// returns its URL; it is dropped when the test ends.
+func Database(t testing.TB) string {
+	t.Helper()
+	s := Shared(t)
+	name := fmt.Sprintf("t%d_%d", os.Getpid(), shared.next.Add(1))
+	if err := s.exec("CREATE DATABASE " + name); err != nil {
+		t.Fatalf("create database: %v", err)
+	}
+	t.Cleanup(func() { s.exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)") })
+	return s.URL(name)
+}
+
+// exec runs one statement in the postgres database.
+func (s *Server) exec(sql string) error {
+	ctx, cancel := ctxTimeout()
+	defer cancel()
+	c, err := pgx.Connect(ctx, s.URL("postgres"))
+	if err != nil {
+		return err
+	}
+	defer c.Close(ctx)
+	_, err = c.Exec(ctx, sql)
+	return err
+}
+
+// CreateDatabase creates the database name (for benchmarks and
+// programs that manage their own server).
+func (s *Server) CreateDatabase(name string) (string, error) {
+	if err := s.exec("CREATE DATABASE " + pgx.Identifier{name}.Sanitize()); err != nil {
+		return "", err
+	}
+	return s.URL(name), nil
+}
+
+// Main runs a package's tests and then stops the shared server, if one
+// was started: call it from TestMain.
+func Main(m *testing.M) {
+	code := m.Run()
+	if shared.s != nil {
+		shared.s.Stop()
+	}
+	os.Exit(code)
+}

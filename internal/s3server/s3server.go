@@ -1,0 +1,167 @@
+// Package s3server starts a throwaway S3-compatible server for tests and
+// benchmarks: the Versity S3 Gateway (versitygw) serving a new temporary
+// folder on a free loopback port, stopped and removed by Stop. .ci/run
+// installs the pinned release with go install.
+package s3server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
+)
+
+// The credentials of every test server.
+const (
+	AccessKey = "convfiles-test"
+	SecretKey = "convfiles-test-secret"
+)
+
+// Install is the command that installs the gateway this package runs.
+const Install = "go install github.com/versity/versitygw/cmd/versitygw@v1.8.0"
+
+// Server is one running gateway.
+type Server struct {
+	dir  string
+	port int
+	cmd  *exec.Cmd
+	done chan error
+}
+
+// Start runs a gateway over a new temporary folder.
+func Start() (*Server, error) {
+	bin, err := binary()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "convfiles-s3-*")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(filepath.Join(dir, "data"), 0o700); err != nil {
+		return nil, err
+	}
+	for attempt := 0; ; attempt++ {
+		s, err := start(bin, dir)
+		if err == nil || attempt == 2 {
+			if err != nil {
+				os.RemoveAll(dir)
+			}
+			return s, err
+		}
+	}
+}
+
+func start(bin, dir string) (*Server, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	logf, err := os.Create(filepath.Join(dir, "server.log"))
+	if err != nil {
+		return nil, err
+	}
+	defer logf.Close() // the child holds its own descriptor
+	cmd := exec.Command(bin, "--port", "127.0.0.1:"+strconv.Itoa(port), "--quiet", "posix", filepath.Join(dir, "data"))
+	cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY="+AccessKey, "ROOT_SECRET_KEY="+SecretKey)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s := &Server{dir: dir, port: port, cmd: cmd, done: make(chan error, 1)}
+	go func() { s.done <- cmd.Wait() }()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-s.done:
+			b, _ := os.ReadFile(logf.Name())
+			return nil, fmt.Errorf("versitygw exited: %v: %s", err, b)
+		default:
+		}
+		if resp, err := http.Get(s.Endpoint()); err == nil {
+			resp.Body.Close()
+			return s, nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.Stop()
+	return nil, errors.New("versitygw did not answer within 30 s")
+}
+
+// Endpoint is the server's URL.
+func (s *Server) Endpoint() string { return "http://" + s.Addr() }
+
+// Addr is the server's host:port.
+func (s *Server) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.port) }
+
+// Dir is the folder the gateway serves: one sub-folder per bucket.
+func (s *Server) Dir() string { return filepath.Join(s.dir, "data") }
+
+// Client returns a client of the server.
+func (s *Server) Client() (*minio.Client, error) {
+	return minio.New(s.Addr(), &minio.Options{Creds: credentials.NewStaticV4(AccessKey, SecretKey, ""), Region: "us-east-1"})
+}
+
+// CreateBucket makes the bucket name.
+func (s *Server) CreateBucket(name string) error {
+	c, err := s.Client()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return c.MakeBucket(ctx, name, minio.MakeBucketOptions{})
+}
+
+// Stop stops the gateway and removes its folder.
+func (s *Server) Stop() error {
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(10 * time.Second):
+		s.cmd.Process.Kill()
+		<-s.done
+	}
+	return os.RemoveAll(s.dir)
+}
+
+// binary finds versitygw on PATH or in the Go bin folder.
+func binary() (string, error) {
+	if p, err := exec.LookPath("versitygw"); err == nil {
+		return p, nil
+	}
+	gobin := os.Getenv("GOBIN")
+	if gobin == "" {
+		gopath := os.Getenv("GOPATH")
+		if gopath == "" {
+			home, _ := os.UserHomeDir()
+			gopath = filepath.Join(home, "go")
+		}
+		gobin = filepath.Join(gopath, "bin")
+	}
+	p := filepath.Join(gobin, "versitygw")
+	if _, err := os.Stat(p); err != nil {
+		return "", fmt.Errorf("no S3 server for the tests: install the Versity S3 Gateway with %s", Install)
+	}
+	return p, nil
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
