@@ -51,6 +51,22 @@ type Blobs interface {
 	RemoveConversation(ctx context.Context, id string) error
 }
 
+// ObjectStore is Blobs whose keys are best written once and never
+// renamed or rewritten: an S3-compatible object store, where a rename is
+// a copy and a replace is seen half-way by a reader. A Store over one
+// keeps each content of each file in an object of its own, under a new
+// key, and its index row names the object (Record.Blob): a write puts
+// the object first and commits the row after, a rename or a delete
+// changes only rows, and a crash in between leaves an object that no row
+// names, which Store.CollectGarbage removes. No row ever names missing
+// bytes.
+type ObjectStore interface {
+	Blobs
+	// Location names where a conversation's objects live, for display
+	// (s3://bucket/prefix/conversation).
+	Location(conversation string) string
+}
+
 // BlobKey names the bytes of one file or one kept version: a path inside
 // one conversation (Conversation is "" for a standalone folder).
 type BlobKey struct {

@@ -41,6 +41,8 @@ var rules = map[string]struct {
 	"files/sqlite": {mayImport: []string{"files", "auth", "internal/bytesize", "internal/signing"}, mustNot: []string{"net/http", "github.com/dop251/goja"}},
 	// files/postgres implements the same index in PostgreSQL, for replicas.
 	"files/postgres": {mayImport: []string{"files", "auth", "internal/bytesize", "internal/signing"}, mustNot: []string{"net/http", "github.com/dop251/goja", "modernc.org/sqlite"}},
+	// files/s3blobs keeps the bytes in an S3-compatible object store.
+	"files/s3blobs": {mayImport: []string{"files", "internal/bytesize"}, mustNot: []string{"database/sql", "github.com/dop251/goja", "modernc.org/sqlite"}},
 	// internal/pgserver and internal/s3server start throwaway servers for
 	// tests and benchmarks; nothing that ships imports them.
 	"internal/pgserver": {},

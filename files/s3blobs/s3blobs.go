@@ -1,0 +1,234 @@
+// Package s3blobs keeps the bytes of convfiles' files in an S3-compatible
+// object store (files.Blobs, files.ObjectStore) with minio-go. A write is
+// spooled to a local temporary file, so it can be written out of order
+// and read back while it is written, and is then streamed to the store in
+// parts of bounded size (a multipart upload read straight from the spool:
+// memory does not grow with the file). Reads are ranged GETs pinned to
+// the ETag they started with; copies are server-side.
+package s3blobs
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"strings"
+
+	"convfiles/files"
+
+	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
+)
+
+// DefaultPartSize is the size of one part of a multipart upload: what
+// one upload holds in flight, and a file of up to 10,000 parts (160 GiB).
+const DefaultPartSize = 16 << 20
+
+// Config says where the objects live and how to reach them.
+type Config struct {
+	// Endpoint is the store's address: host:port, or a URL whose scheme
+	// says whether TLS is used. "" means AWS S3 (s3.amazonaws.com).
+	Endpoint string
+	Bucket   string
+	// Prefix is prepended to every key ("" for the bucket's top).
+	Prefix string
+	Region string
+	// The credentials; empty ones are taken from the standard AWS_*
+	// variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+	// AWS_SESSION_TOKEN).
+	AccessKey, SecretKey, SessionToken string
+	// Insecure speaks plain HTTP to a host:port endpoint.
+	Insecure bool
+	// SpoolDir holds writes on their way to the store; "" means the
+	// system's temporary folder.
+	SpoolDir string
+	// PartSize is the multipart upload's part size; 0 means
+	// DefaultPartSize.
+	PartSize uint64
+}
+
+// Blobs is a files.ObjectStore in one bucket.
+type Blobs struct {
+	c      *minio.Client
+	cfg    Config
+	prefix string // "" or ending in "/"
+}
+
+var _ files.ObjectStore = (*Blobs)(nil)
+
+// Open connects to the store and checks that the bucket exists.
+func Open(ctx context.Context, cfg Config) (*Blobs, error) {
+	host, secure := cfg.Endpoint, !cfg.Insecure
+	if host == "" {
+		host = "s3.amazonaws.com"
+	}
+	if u, err := url.Parse(host); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+		host, secure = u.Host, u.Scheme == "https"
+	}
+	creds := credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, cfg.SessionToken)
+	if cfg.AccessKey == "" {
+		creds = credentials.NewEnvAWS()
+	}
+	c, err := minio.New(host, &minio.Options{Creds: creds, Secure: secure, Region: cfg.Region})
+	if err != nil {
+		return nil, fmt.Errorf("object store %s: %w", host, err)
+	}
+	if cfg.PartSize == 0 {
+		cfg.PartSize = DefaultPartSize
+	}
+	if cfg.SpoolDir == "" {
+		cfg.SpoolDir = os.TempDir()
+	}
+	if err := os.MkdirAll(cfg.SpoolDir, 0o700); err != nil {
+		return nil, fmt.Errorf("object store spool: %w", err)
+	}
+	ok, err := c.BucketExists(ctx, cfg.Bucket)
+	if err != nil {
+		return nil, fmt.Errorf("object store %s: bucket %q: %w", host, cfg.Bucket, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("object store %s: no bucket %q; create it first", host, cfg.Bucket)
+	}
+	prefix := strings.Trim(cfg.Prefix, "/")
+	if prefix != "" {
+		prefix += "/"
+	}
+	return &Blobs{c: c, cfg: cfg, prefix: prefix}, nil
+}
+
+// Location names where a conversation's objects live.
+func (b *Blobs) Location(conversation string) string {
+	return "s3://" + b.cfg.Bucket + "/" + b.prefix + conversation
+}
+
+// Client returns the minio client (for the garbage collector's listing
+// and for tests that look at the bucket itself).
+func (b *Blobs) Client() *minio.Client { return b.c }
+
+// object is the object name of key.
+func (b *Blobs) object(key files.BlobKey) string {
+	if key.Conversation == "" {
+		return b.prefix + key.Path
+	}
+	return b.prefix + key.Conversation + "/" + key.Path
+}
+
+// convPrefix is the object name prefix of a conversation's blobs.
+func (b *Blobs) convPrefix(conversation string) string { return b.prefix + conversation + "/" }
+
+// Stat describes the bytes at key: a key that only prefixes others is a
+// folder (ErrIsFolder), as on disk.
+func (b *Blobs) Stat(ctx context.Context, key files.BlobKey) (files.BlobInfo, error) {
+	oi, err := b.c.StatObject(ctx, b.cfg.Bucket, b.object(key), minio.StatObjectOptions{})
+	if err == nil {
+		return info(key.Path, oi), nil
+	}
+	if !isNotFound(err) {
+		return files.BlobInfo{}, b.fail("stat", key.Path, err)
+	}
+	for oi := range b.c.ListObjectsIter(ctx, b.cfg.Bucket, minio.ListObjectsOptions{Prefix: b.object(key) + "/", MaxKeys: 1, Recursive: true}) {
+		if oi.Err != nil {
+			return files.BlobInfo{}, b.fail("stat", key.Path, oi.Err)
+		}
+		return files.BlobInfo{}, files.E("stat", files.KindConflict, key.Path, "is a folder, not a file", files.ErrIsFolder)
+	}
+	return files.BlobInfo{}, files.E("stat", files.KindNotFound, key.Path, "no such file", nil)
+}
+
+// tagKey is the user metadata every put and copy sets to a new random
+// value: the blob's Tag. An ETag will not do, since equal bytes have
+// equal ETags, and neither will the time, which S3 keeps in seconds.
+const tagKey = "Convfiles-Tag"
+
+func info(p string, oi minio.ObjectInfo) files.BlobInfo {
+	tag := oi.UserMetadata[tagKey]
+	if tag == "" {
+		tag = strings.Trim(oi.ETag, `"`)
+	}
+	return files.BlobInfo{Path: p, Size: oi.Size, ModTime: oi.LastModified, Tag: tag}
+}
+
+// newTag is a fresh random Tag.
+func newTag() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Copy makes dst hold the bytes of src with a server-side copy (composed
+// from parts past 5 GiB, which one CopyObject cannot do).
+func (b *Blobs) Copy(ctx context.Context, src, dst files.BlobKey) error {
+	srcOpts := minio.CopySrcOptions{Bucket: b.cfg.Bucket, Object: b.object(src)}
+	dstOpts := minio.CopyDestOptions{Bucket: b.cfg.Bucket, Object: b.object(dst),
+		ReplaceMetadata: true, UserMetadata: map[string]string{tagKey: newTag()}}
+	oi, err := b.c.StatObject(ctx, b.cfg.Bucket, srcOpts.Object, minio.StatObjectOptions{})
+	if err != nil {
+		return b.fail("copy", src.Path, err)
+	}
+	srcOpts.MatchETag = oi.ETag
+	if oi.Size > 5<<30 {
+		_, err = b.c.ComposeObject(ctx, dstOpts, srcOpts)
+	} else {
+		_, err = b.c.CopyObject(ctx, dstOpts, srcOpts)
+	}
+	return b.fail("copy", src.Path, err)
+}
+
+// Move copies src to dst and deletes src: an object store has no rename,
+// so a crash between the two leaves both, never neither. With noReplace
+// a taken dst is refused first.
+func (b *Blobs) Move(ctx context.Context, src, dst files.BlobKey, noReplace bool) error {
+	if noReplace {
+		if _, err := b.Stat(ctx, dst); err == nil || files.KindOf(err) != files.KindNotFound {
+			return files.E("move", files.KindConflict, dst.Path, "a file with this name exists", nil)
+		}
+	}
+	if err := b.Copy(ctx, src, dst); err != nil {
+		return err
+	}
+	return b.Delete(ctx, src)
+}
+
+// Delete removes the object at key; a missing one is no error.
+func (b *Blobs) Delete(ctx context.Context, key files.BlobKey) error {
+	err := b.c.RemoveObject(ctx, b.cfg.Bucket, b.object(key), minio.RemoveObjectOptions{})
+	if isNotFound(err) {
+		return nil
+	}
+	return b.fail("delete", key.Path, err)
+}
+
+// fail turns a store error into a files.Error.
+func (b *Blobs) fail(op, name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var fe *files.Error
+	switch {
+	case errors.As(err, &fe):
+		return err
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return files.E(op, files.KindCancelled, name, "cancelled", err)
+	case isNotFound(err):
+		return files.E(op, files.KindNotFound, name, "no such file", err)
+	case minio.ToErrorResponse(err).StatusCode == http.StatusPreconditionFailed:
+		return files.E(op, files.KindConflict, name, "the object changed or exists", err)
+	}
+	return files.E(op, files.KindInternal, name, "the object store failed", err)
+}
+
+func isNotFound(err error) bool {
+	if err == nil {
+		return false
+	}
+	r := minio.ToErrorResponse(err)
+	return r.StatusCode == http.StatusNotFound || r.Code == "NoSuchKey"
+}
+
+// clean reports whether p is a key a conversation may hold.
+func clean(p string) bool { return p != "" && path.Clean(p) == p && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "../") && p != ".." }
