@@ -231,4 +231,6 @@ func isNotFound(err error) bool {
 }
 
 // clean reports whether p is a key a conversation may hold.
-func clean(p string) bool { return p != "" && path.Clean(p) == p && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "../") && p != ".." }
+func clean(p string) bool {
+	return p != "" && path.Clean(p) == p && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "../") && p != ".."
+}
