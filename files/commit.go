@@ -47,6 +47,9 @@ func errChanged(name string) error {
 // reserved is what the writer reserved for the bytes of bw: once they
 // are in place they are the conversation's, no longer a write in flight.
 func (sp *Space) commit(ctx context.Context, bw BlobWriter, rec Record, noReplace bool, expect *stamp, reserved int64) (Record, int64, error) {
+	if sp.objects {
+		return sp.commitObject(ctx, bw, rec, noReplace, expect, reserved)
+	}
 	name := rec.Name
 	replaced := int64(-1)
 	t, err := sp.update(ctx, "write", name, func(t *txn) error {

@@ -3,6 +3,7 @@ package files
 import (
 	"bufio"
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -73,6 +74,21 @@ func (sp *Space) WriteAt(ctx context.Context, name string, off int64, data []byt
 
 // Copy copies the file src to dst, replacing dst atomically.
 func (sp *Space) Copy(ctx context.Context, src, dst string, opts WriteOptions) (Info, error) {
+	if sp.objects {
+		name, err := ValidateName(src)
+		if err != nil {
+			return Info{}, err
+		}
+		rec, err := sp.objectRecord(ctx, "copy", name)
+		if err != nil {
+			return Info{}, err
+		}
+		if opts.DerivedFrom == "" {
+			opts.DerivedFrom = rec.ID
+		}
+		sum, _ := hex.DecodeString(rec.SHA256)
+		return sp.copyObject(ctx, sp.key(rec.Blob), rec.Size, sum, dst, opts)
+	}
 	f, _, err := sp.Open(src)
 	if err != nil {
 		return Info{}, err
@@ -123,6 +139,9 @@ func (sp *Space) rename(from, to string, noReplace bool) (Info, error) {
 func (t *txn) rename(from, to string, noReplace bool) (Info, error) {
 	const op = "rename"
 	sp, ctx := t.sp, t.ctx
+	if sp.objects {
+		return t.renameObject(from, to, noReplace)
+	}
 	fb, err := sp.blobs.Stat(ctx, sp.key(from))
 	if err != nil {
 		return Info{}, relabel(op, err)

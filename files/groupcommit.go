@@ -183,7 +183,7 @@ func (c *change) settle(fnErr, txErr error) {
 	defer sp.q.mu.Unlock()
 	if err != nil {
 		sp.opts.Logger.Error("index update; the next start-up reconciles it", "conversation", sp.id, "name", c.name, "err", err)
-		t.pruned = nil
+		t.pruned, t.drop = nil, nil
 		for i := range t.events {
 			t.events[i].Seq = 0
 		}

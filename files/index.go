@@ -72,6 +72,9 @@ const (
 // ListQuery selects and orders a page of a conversation's files.
 type ListQuery struct {
 	Pattern string // a glob (see MatchGlob); "" matches every file
+	// Prefix keeps only the names that begin with it ("dir/" for what a
+	// folder holds, at any depth).
+	Prefix string
 	Sort    SortKey
 	Desc    bool
 	Limit   int // 0 means no limit

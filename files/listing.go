@@ -11,6 +11,13 @@ import (
 // entries (temporary files of writes in progress) and links are not listed.
 func (sp *Space) List() ([]Info, error) {
 	var out []Info
+	if sp.objects {
+		recs, err := sp.listObjects("")
+		for _, r := range recs {
+			out = append(out, Info{ID: r.ID, Name: r.Name, Size: r.Size, ModTime: r.Modified})
+		}
+		return out, err
+	}
 	err := sp.blobs.List(context.Background(), sp.id, "", func(b BlobInfo) error {
 		out = append(out, Info{Name: b.Path, Size: b.Size, ModTime: b.ModTime})
 		return nil
@@ -25,6 +32,17 @@ func (sp *Space) List() ([]Info, error) {
 // Summary counts the files and bytes of the Space and finds its newest change.
 func (sp *Space) Summary() (ConversationInfo, error) {
 	info := ConversationInfo{ID: sp.id}
+	if sp.objects {
+		recs, err := sp.listObjects("")
+		for _, r := range recs {
+			info.Files++
+			info.Bytes += r.Size
+			if r.Modified.After(info.Modified) {
+				info.Modified = r.Modified
+			}
+		}
+		return info, err
+	}
 	err := sp.blobs.List(context.Background(), sp.id, "", func(b BlobInfo) error {
 		info.Files++
 		info.Bytes += b.Size
@@ -56,6 +74,9 @@ func (sp *Space) ReadDir(dir string) ([]DirEntry, error) {
 		dir = clean
 	} else {
 		dir = "."
+	}
+	if sp.objects {
+		return sp.readDirObjects(dir)
 	}
 	ctx := context.Background()
 	if dir != "." {

@@ -20,6 +20,9 @@ type Space struct {
 	gen     uint64
 	hostDir string
 	blobs   Blobs
+	// objects is set when blobs is an ObjectStore: rows name the objects
+	// that hold each content (see ObjectStore).
+	objects bool
 	// close releases what the Space holds (a standalone folder's handle).
 	close func() error
 
@@ -101,6 +104,13 @@ func (sp *Space) Stat(name string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
+	if sp.objects {
+		rec, err := sp.objectRecord(context.Background(), op, name)
+		if err != nil {
+			return Info{}, err
+		}
+		return Info{ID: rec.ID, Name: name, Size: rec.Size, ModTime: rec.Modified}, nil
+	}
 	b, err := sp.blobs.Stat(context.Background(), sp.key(name))
 	if err != nil {
 		return Info{}, relabel(op, err)
@@ -117,9 +127,9 @@ func (sp *Space) Open(name string) (Blob, Info, error) {
 	if err != nil {
 		return nil, Info{}, err
 	}
-	b, err := sp.blobs.Open(context.Background(), sp.key(name))
+	b, err := sp.openBlob(context.Background(), op, name)
 	if err != nil {
-		return nil, Info{}, relabel(op, err)
+		return nil, Info{}, err
 	}
 	bi := b.Info()
 	return b, Info{Name: name, Size: bi.Size, ModTime: bi.ModTime}, nil
@@ -155,6 +165,9 @@ func (sp *Space) Remove(name string) error {
 	}
 	ctx := context.Background()
 	_, err = sp.update(ctx, op, name, func(t *txn) error {
+		if sp.objects {
+			return t.removeObject(op, name)
+		}
 		b, err := sp.blobs.Stat(ctx, sp.key(name))
 		regular := err == nil
 		switch {

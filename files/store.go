@@ -30,6 +30,10 @@ type Options struct {
 	// Sniff names the MIME type of a file from its name and first bytes;
 	// nil means application/octet-stream for all.
 	Sniff func(name string, head []byte) string
+	// Objects keeps the bytes in an object store instead of the Store's
+	// folder (see ObjectStore); it needs an Index, which is then the
+	// truth about which files exist.
+	Objects ObjectStore
 }
 
 func (o Options) withDefaults() Options {
@@ -53,6 +57,9 @@ type Store struct {
 	root  *os.Root
 	opts  Options
 	blobs *diskBlobs
+	// objects is Options.Objects: when set, the bytes live there and
+	// the folder holds nothing of the conversations.
+	objects ObjectStore
 
 	mu    sync.Mutex
 	convs map[string]*quota
@@ -85,6 +92,18 @@ func OpenStore(dir string, opts Options) (*Store, error) {
 		s.commits = newCommitter(opts.Index)
 	}
 	s.blobs = &diskBlobs{open: s.openShared, top: root, forget: s.roots.invalidate, log: opts.Logger}
+	if opts.Objects != nil {
+		if opts.Index == nil {
+			root.Close()
+			return nil, E(op, KindInvalid, "", "an object store needs an index to name its objects", nil)
+		}
+		// The index is the truth and every replica shares it: there is
+		// nothing on this machine to sweep or reconcile, and objects no
+		// row names are the garbage collector's.
+		s.objects = opts.Objects
+		s.reaper = newReaper(opts.Objects, opts.Logger)
+		return s, nil
+	}
 	sweep := func() error {
 		if err := sweepReserved(root, s.opts.Logger); err != nil {
 			return E(op, KindInternal, "", "cannot sweep leftover temporary files", err)
@@ -143,6 +162,9 @@ func (s *Store) Space(conversationID string) (*Space, error) {
 	q.mu.Unlock()
 	sp := &Space{id: conversationID, opts: s.opts, q: q, gen: gen, hostDir: s.dir + string(os.PathSeparator) + conversationID,
 		blobs: s.blobs, lineCache: &s.lines, names: &s.names, commits: s.commits, reaper: s.reaper}
+	if s.objects != nil {
+		sp.blobs, sp.objects, sp.hostDir = s.objects, true, s.objects.Location(conversationID)
+	}
 	return sp, nil
 }
 
@@ -262,6 +284,9 @@ func (s *Store) removeConversation(id string) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	ctx := context.Background()
+	if s.objects != nil {
+		return s.removeObjects(ctx, q, id)
+	}
 	if err := s.blobs.RemoveConversation(ctx, id); err != nil {
 		return err
 	}

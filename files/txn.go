@@ -24,6 +24,9 @@ type txn struct {
 	pruned  []Version
 	after   int64 // the conversation's usage once committed (indexed only)
 	applied bool  // the disk already changed: past this, the change happened
+	// drop lists objects no row names once the change commits (an
+	// object store's replaced content that is not kept).
+	drop []string
 }
 
 // update runs fn as one txn. Without an index, fn runs under the
@@ -121,7 +124,10 @@ func (t *txn) change(op string, c Change) error {
 // events. It runs under the conversation's lock, after the transaction.
 func (t *txn) finish() {
 	for _, v := range t.pruned {
-		t.sp.reaper.remove(t.sp.blobs, t.sp.key(versionPath(v.FileID, v.Version)))
+		t.sp.reaper.remove(t.sp.blobs, t.sp.versionKey(v))
+	}
+	for _, obj := range t.drop {
+		t.sp.reaper.remove(t.sp.blobs, t.sp.key(obj))
 	}
 	for _, ev := range t.events {
 		t.sp.opts.Bus.Publish(ev)

@@ -57,7 +57,7 @@ func (sp *Space) OpenVersion(id string, n int) (Blob, Version, error) {
 	if err != nil {
 		return nil, Version{}, err
 	}
-	f, err := sp.blobs.Open(context.Background(), sp.key(versionPath(v.FileID, v.Version)))
+	f, err := sp.blobs.Open(context.Background(), sp.versionKey(v))
 	if err != nil {
 		if KindOf(err) == KindNotFound {
 			return nil, Version{}, E(op, KindNotFound, v.Name, "the bytes of this version are gone", nil)
@@ -93,7 +93,7 @@ func (sp *Space) Restore(ctx context.Context, id string, n int, opts WriteOption
 	if err != nil {
 		return Info{}, err
 	}
-	f, _, err := sp.OpenVersion(rec.ID, n)
+	f, v, err := sp.OpenVersion(rec.ID, n)
 	if err != nil {
 		return Info{}, err
 	}
@@ -103,6 +103,9 @@ func (sp *Space) Restore(ctx context.Context, id string, n int, opts WriteOption
 			return Info{}, E(op, KindConflict, rec.Name, "another file has this name now; rename it first", nil)
 		}
 		opts.reviveID = rec.ID
+	}
+	if sp.objects && v.Blob != "" {
+		return sp.restoreObject(ctx, rec, v, opts)
 	}
 	return sp.Write(ctx, rec.Name, f, opts)
 }

@@ -37,6 +37,9 @@ type Writer struct {
 	rebase  func(w *Writer, src rebaseSource) error
 	lowest  int64 // the lowest offset a Write wrote at
 	redoing bool  // rebase is writing: nothing is charged to the budget
+	// knownSum is the SHA-256 of bytes that were not written through
+	// the Writer (a server-side copy).
+	knownSum []byte
 }
 
 // Create starts a new version of the file name, empty (mode "w").
@@ -53,6 +56,25 @@ func (sp *Space) Append(ctx context.Context, name string, opts WriteOptions) (*W
 }
 
 func (sp *Space) newWriter(ctx context.Context, name string, opts WriteOptions, appendTo bool) (*Writer, error) {
+	w, err := sp.newWriterWith(ctx, name, opts, nil)
+	if err != nil || !appendTo {
+		return w, err
+	}
+	if err := w.copyOld(); err != nil {
+		w.Abort()
+		return nil, err
+	}
+	w.rebase = rebaseAppend
+	if opts.IfUnchanged != nil { // the caller's base, not the one copied
+		st := stampOfInfo(*opts.IfUnchanged)
+		w.base, w.rebase = &st, nil
+	}
+	return w, nil
+}
+
+// newWriterWith starts a Writer of name whose bytes go to bw, or to new
+// bytes of the Space's blobs when bw is nil.
+func (sp *Space) newWriterWith(ctx context.Context, name string, opts WriteOptions, bw BlobWriter) (*Writer, error) {
 	const op = "write"
 	name, err := ValidateName(name)
 	if err != nil {
@@ -64,24 +86,18 @@ func (sp *Space) newWriter(ctx context.Context, name string, opts WriteOptions, 
 	if err := sp.loadUsage(ctx); err != nil {
 		return nil, classify(op, name, err)
 	}
-	bw, err := sp.blobs.Create(ctx, sp.key(name))
-	if err != nil {
-		return nil, relabel(op, err)
+	if bw == nil {
+		if bw, err = sp.blobs.Create(ctx, sp.key(name)); err != nil {
+			return nil, relabel(op, err)
+		}
 	}
 	w := &Writer{sp: sp, ctx: ctx, opts: opts, bw: bw, name: name, lines: newLineIndexer(), lowest: math.MaxInt64}
 	if sp.indexed() {
 		w.sum = newSequentialHash()
 	}
-	if appendTo {
-		if err := w.copyOld(); err != nil {
-			w.Abort()
-			return nil, err
-		}
-		w.rebase = rebaseAppend
-	}
 	if opts.IfUnchanged != nil {
 		st := stampOfInfo(*opts.IfUnchanged)
-		w.base, w.rebase = &st, nil
+		w.base = &st
 	}
 	return w, nil
 }
@@ -106,12 +122,12 @@ func (w *Writer) copyOld() error {
 // openCurrent opens the file as it is now, or returns nil when there is
 // none.
 func (w *Writer) openCurrent() (Blob, error) {
-	f, err := w.sp.blobs.Open(w.ctx, w.sp.key(w.name))
+	f, err := w.sp.openBlob(w.ctx, "append", w.name)
 	if KindOf(err) == KindNotFound {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, relabel("append", err)
+		return nil, err
 	}
 	return f, nil
 }
@@ -268,7 +284,11 @@ func (w *Writer) commitOnce() (Info, error) {
 	rec := Record{Conversation: w.sp.id, Name: w.name, Size: size, DiskTime: mtime.UnixNano(),
 		Source: w.opts.Source, Session: w.opts.Session, DerivedFrom: w.opts.DerivedFrom, ID: w.opts.reviveID}
 	if w.sp.indexed() {
-		if rec.MIME, rec.SHA256, err = w.sp.describe(w.bw, w.name, w.sum.sum(size)); err != nil {
+		sum := w.knownSum
+		if sum == nil {
+			sum = w.sum.sum(size)
+		}
+		if rec.MIME, rec.SHA256, err = w.sp.describe(w.bw, w.name, sum); err != nil {
 			return Info{}, classify(op, w.name, err)
 		}
 	}

@@ -23,8 +23,12 @@ type Setup struct {
 	// calls share whatever one process shares (locks, quota counters);
 	// tests close them.
 	Open func() *files.Space
-	// Dir is the conversation's folder on the host.
+	// Dir is the conversation's folder on the host; "" for a store that
+	// keeps no folder (an object store), which sets Stored instead.
 	Dir string
+	// Stored counts what the store holds for the conversation beyond
+	// its rows (an object store's objects, versions included).
+	Stored func() int
 	// Other, when set, opens the same conversation as a second process
 	// would: through another Store over the same folder and index, which
 	// shares nothing in memory with the first.
@@ -80,6 +84,16 @@ func runBasics(t *testing.T, mk Maker) {
 		if _, _, err := sp.Open("a.txt"); files.KindOf(err) != files.KindNotFound {
 			t.Fatalf("read before any write: %v", err)
 		}
+		if s.Dir == "" {
+			if n := s.Stored(); n != 0 {
+				t.Fatalf("a read stored %d objects", n)
+			}
+			write(t, sp, "x/y/a.txt", "1")
+			if got := Read(t, sp, "x/y/a.txt"); got != "1" || s.Stored() != 1 {
+				t.Fatalf("read back %q with %d objects stored", got, s.Stored())
+			}
+			return
+		}
 		if _, err := os.Stat(s.Dir); !os.IsNotExist(err) {
 			t.Fatal("a read created the folder")
 		}
@@ -122,8 +136,8 @@ func runBasics(t *testing.T, mk Maker) {
 		if got := Read(t, sp, "k.txt"); got != "keep" {
 			t.Fatalf("after refused writes: %q", got)
 		}
-		if n := regularFiles(t, s.Dir); n != 2 {
-			t.Fatalf("after refused writes the folder holds %d files, want 2", n)
+		if n := stored(t, s); n != 2 {
+			t.Fatalf("after refused writes the store holds %d files, want 2", n)
 		}
 	})
 	t.Run("names are validated", func(t *testing.T) {
@@ -139,6 +153,9 @@ func runBasics(t *testing.T, mk Maker) {
 	})
 	t.Run("links are not followed", func(t *testing.T) {
 		s := mk(t, files.Limits{})
+		if s.Dir == "" {
+			return // an object store has no links to plant
+		}
 		sp := open(t, s.Open)
 		write(t, sp, "real.txt", "r")
 		outside := filepath.Join(t.TempDir(), "secret")
@@ -215,6 +232,15 @@ func RunShared(t *testing.T, mk Maker) {
 			t.Fatalf("a write into space the other process freed: %v", err)
 		}
 	})
+}
+
+// stored counts the files a store holds for the conversation: regular
+// files in its folder, or what Stored counts.
+func stored(t *testing.T, s Setup) int {
+	if s.Dir == "" {
+		return s.Stored()
+	}
+	return regularFiles(t, s.Dir)
 }
 
 // regularFiles counts the regular files under dir, reserved ones (kept

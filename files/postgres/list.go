@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"convfiles/files"
@@ -60,9 +61,13 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 	const op = "list"
 	where := `conversation = $1 AND deleted_on IS NULL`
 	args := []any{conversation}
+	if q.Prefix != "" {
+		args = append(args, q.Prefix)
+		where += ` AND starts_with(name, $` + strconv.Itoa(len(args)) + `)`
+	}
 	if q.Pattern != "" {
-		where += ` AND name LIKE $2`
 		args = append(args, likePattern(files.CoarseGlob(q.Pattern)))
+		where += ` AND name LIKE $` + strconv.Itoa(len(args))
 	}
 	order := orderBy(q.Sort, q.Desc)
 	if q.Pattern == "" {
@@ -70,11 +75,11 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 		if err := ix.pool.QueryRow(ctx, `SELECT COUNT(*) FROM files WHERE `+where, args...).Scan(&total); err != nil {
 			return nil, 0, wrap(op, err)
 		}
-		page := ` OFFSET $2`
 		args = append(args, q.Offset)
+		page := ` OFFSET $` + strconv.Itoa(len(args))
 		if q.Limit > 0 {
-			page += ` LIMIT $3`
 			args = append(args, q.Limit)
+			page += ` LIMIT $` + strconv.Itoa(len(args))
 		}
 		recs, err := ix.records(ctx, `SELECT `+fileColumns+` FROM files WHERE `+where+` ORDER BY `+order+page, args...)
 		return recs, int(total), err

@@ -37,6 +37,7 @@ func TestIndexConformance(t *testing.T) {
 // server and the CLI beside it open them.
 func TestConformance(t *testing.T) {
 	filestest.Run(t, twoProcesses(0))
+	filestest.RunCatalog(t, twoProcesses(0))
 	filestest.RunShared(t, twoProcesses(-1))
 }
 

@@ -2,15 +2,22 @@ package s3blobs_test
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"convfiles/files"
 	"convfiles/files/blobtest"
 	"convfiles/files/s3blobs"
+	"convfiles/internal/pgserver"
 	"convfiles/internal/s3server"
 )
 
-func TestMain(m *testing.M) { s3server.Main(m) }
+func TestMain(m *testing.M) {
+	code := m.Run()
+	s3server.StopShared()
+	pgserver.StopShared()
+	os.Exit(code)
+}
 
 // openBucket opens Blobs over a new bucket of the shared test server.
 func openBucket(t testing.TB, prefix string) *s3blobs.Blobs {

@@ -16,6 +16,7 @@ import (
 // the same folder and file, as the CLI beside a server opens them.
 func TestConformance(t *testing.T) {
 	filestest.Run(t, twoProcesses(0))
+	filestest.RunCatalog(t, twoProcesses(0))
 	// Kept versions count toward the quota, so only a store that keeps
 	// none frees space when a file is deleted.
 	filestest.RunShared(t, twoProcesses(-1))

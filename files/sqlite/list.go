@@ -27,6 +27,10 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 	const op = "list"
 	where := `conversation = ? AND deleted_on IS NULL`
 	args := []any{conversation}
+	if q.Prefix != "" {
+		where += ` AND substr(name, 1, length(?)) = ?`
+		args = append(args, q.Prefix, q.Prefix)
+	}
 	if q.Pattern != "" {
 		where += ` AND name GLOB ?`
 		args = append(args, files.CoarseGlob(q.Pattern))

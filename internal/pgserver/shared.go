@@ -70,8 +70,14 @@ func (s *Server) CreateDatabase(name string) (string, error) {
 // was started: call it from TestMain.
 func Main(m *testing.M) {
 	code := m.Run()
+	StopShared()
+	os.Exit(code)
+}
+
+// StopShared stops the shared server, if one was started: for a TestMain
+// that uses more than one kind of server.
+func StopShared() {
 	if shared.s != nil {
 		shared.s.Stop()
 	}
-	os.Exit(code)
 }

@@ -1,0 +1,198 @@
+package files
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// objectsDir is the reserved folder of a conversation's objects in an
+// object store (see ObjectStore): one object per content, named at
+// random, found only through the index.
+const objectsDir = ReservedPrefix + "objects"
+
+// newObjectPath names a new object.
+func newObjectPath() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return objectsDir + "/" + hex.EncodeToString(b[:])
+}
+
+// objectInfo is what a row says of its file's bytes: in an object store
+// the row is the truth, and its object's path is the tag a compare-and-
+// commit compares, since every content has an object of its own.
+func objectInfo(rec Record) BlobInfo {
+	return BlobInfo{Path: rec.Name, Size: rec.Size, ModTime: rec.Modified, Tag: rec.Blob}
+}
+
+// blobKeyOf is where the bytes of a kept version live.
+func (sp *Space) versionKey(v Version) BlobKey {
+	if v.Blob != "" {
+		return sp.key(v.Blob)
+	}
+	return sp.key(versionPath(v.FileID, v.Version))
+}
+
+// objectRecord returns the live row of name, or why there is none: not
+// found, or a folder (other files lie below it).
+func (sp *Space) objectRecord(ctx context.Context, op, name string) (Record, error) {
+	rec, err := sp.opts.Index.Lookup(ctx, sp.id, name)
+	if err == nil {
+		return rec, nil
+	}
+	if KindOf(err) != KindNotFound {
+		return Record{}, relabel(op, err)
+	}
+	if folder, err := sp.isFolder(ctx, name); err != nil || folder {
+		if err == nil {
+			err = E(op, KindConflict, name, "is a folder, not a file", ErrIsFolder)
+		}
+		return Record{}, err
+	}
+	return Record{}, notFound(op, name)
+}
+
+// isFolder reports whether live files lie below name.
+func (sp *Space) isFolder(ctx context.Context, name string) (bool, error) {
+	_, n, err := sp.opts.Index.List(ctx, sp.id, ListQuery{Prefix: name + "/", Limit: 1})
+	return n > 0, err
+}
+
+// openObject opens the object of the live file name; the Blob describes
+// it as its row does.
+func (sp *Space) openObject(ctx context.Context, op, name string) (Blob, error) {
+	rec, err := sp.objectRecord(ctx, op, name)
+	if err != nil {
+		return nil, err
+	}
+	b, err := sp.blobs.Open(ctx, sp.key(rec.Blob))
+	if err != nil {
+		return nil, relabel(op, err)
+	}
+	return &rowBlob{Blob: b, info: objectInfo(rec)}, nil
+}
+
+// rowBlob is an object described by its row.
+type rowBlob struct {
+	Blob
+	info BlobInfo
+}
+
+func (b *rowBlob) Info() BlobInfo { return b.info }
+
+// openBlob opens the current bytes of name in any store.
+func (sp *Space) openBlob(ctx context.Context, op, name string) (Blob, error) {
+	if sp.objects {
+		return sp.openObject(ctx, op, name)
+	}
+	b, err := sp.blobs.Open(ctx, sp.key(name))
+	return b, relabelErr(op, err)
+}
+
+func relabelErr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return relabel(op, err)
+}
+
+// checkPlace refuses a new name that a folder holds, or whose parent is a
+// file: an object store could hold both, a folder cannot, and every store
+// answers the same.
+func (t *txn) checkPlace(op, name string) error {
+	sp := t.sp
+	if folder, err := sp.isFolder(t.ctx, name); err != nil || folder {
+		if err == nil {
+			err = E(op, KindConflict, name, "is a folder; choose another name", ErrIsFolder)
+		}
+		return err
+	}
+	for i := strings.IndexByte(name, '/'); i > 0; i = next(name, i) {
+		if _, isFile := t.lookup(name[:i]); isFile {
+			return E(op, KindConflict, name, fmt.Sprintf("%s is a file, so it cannot hold other files", name[:i]), nil)
+		}
+	}
+	return nil
+}
+
+func next(s string, i int) int {
+	j := strings.IndexByte(s[i+1:], '/')
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
+}
+
+// replacedBy describes what a change does with the live file prev that
+// it replaces or deletes: its content is kept as a version (its object
+// now the version's), or its object is dropped once the change commits.
+func (t *txn) replacedBy(prev Record, reason string) *Version {
+	if t.sp.keep() > 0 {
+		v := t.sp.versionOf(prev, reason)
+		v.Blob = prev.Blob
+		return v
+	}
+	t.drop = append(t.drop, prev.Blob)
+	return nil
+}
+
+// rowStat is what a row says of name, as a Stat of the blobs would.
+func rowStat(prev Record, known bool, name string) (BlobInfo, error) {
+	if !known {
+		return BlobInfo{}, notFound("write", name)
+	}
+	return objectInfo(prev), nil
+}
+
+// errNoObject reports a file whose object is gone: only a bug or a hand
+// in the bucket can do that, since no row names an object before it is
+// stored and none is deleted while a row names it.
+var errNoObject = errors.New("the file's object is missing from the object store")
+
+// copiedBlob is a BlobWriter whose bytes are an object already stored:
+// Put copies them server-side, nothing passes through this process.
+type copiedBlob struct {
+	blobs Blobs
+	src   BlobKey
+	size  int64
+	now   func() time.Time
+	r     Blob
+}
+
+func (c *copiedBlob) Write([]byte) (int, error) { return 0, errors.New("a copy is not written") }
+
+func (c *copiedBlob) Seek(int64, int) (int64, error) { return 0, errors.New("a copy is not written") }
+
+// ReadAt reads the source (the head, to sniff the type).
+func (c *copiedBlob) ReadAt(p []byte, off int64) (int, error) {
+	if c.r == nil {
+		r, err := c.blobs.Open(context.Background(), c.src)
+		if err != nil {
+			return 0, err
+		}
+		c.r = r
+	}
+	if off >= c.size {
+		return 0, io.EOF
+	}
+	return c.r.ReadAt(p, off)
+}
+
+func (c *copiedBlob) Seal(context.Context) (BlobInfo, error) {
+	return BlobInfo{Size: c.size, ModTime: c.now()}, nil
+}
+
+func (c *copiedBlob) Put(ctx context.Context, key BlobKey, _ bool) error { return c.blobs.Copy(ctx, c.src, key) }
+
+func (c *copiedBlob) Close() error {
+	if c.r != nil {
+		c.r.Close()
+		c.r = nil
+	}
+	return nil
+}
