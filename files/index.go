@@ -75,10 +75,10 @@ type ListQuery struct {
 	// Prefix keeps only the names that begin with it ("dir/" for what a
 	// folder holds, at any depth).
 	Prefix string
-	Sort    SortKey
-	Desc    bool
-	Limit   int // 0 means no limit
-	Offset  int
+	Sort   SortKey
+	Desc   bool
+	Limit  int // 0 means no limit
+	Offset int
 }
 
 // Change is one change to one conversation's files, recorded by

@@ -187,7 +187,9 @@ func (c *copiedBlob) Seal(context.Context) (BlobInfo, error) {
 	return BlobInfo{Size: c.size, ModTime: c.now()}, nil
 }
 
-func (c *copiedBlob) Put(ctx context.Context, key BlobKey, _ bool) error { return c.blobs.Copy(ctx, c.src, key) }
+func (c *copiedBlob) Put(ctx context.Context, key BlobKey, _ bool) error {
+	return c.blobs.Copy(ctx, c.src, key)
+}
 
 func (c *copiedBlob) Close() error {
 	if c.r != nil {

@@ -80,11 +80,11 @@ func (sp *Space) restoreObject(ctx context.Context, rec Record, v Version, opts 
 // GarbageReport says what a garbage collection found and did.
 type GarbageReport struct {
 	Conversations int   `json:"conversations"`
-	Objects       int   `json:"objects"`         // objects looked at
-	Removed       int   `json:"removed"`         // objects no row named, removed
-	RemovedBytes  int64 `json:"removed_bytes"`   // their bytes
-	Young         int   `json:"young_unnamed"`   // objects no row names yet, younger than the grace period
-	Referenced    int   `json:"referenced"`      // objects a row names
+	Objects       int   `json:"objects"`       // objects looked at
+	Removed       int   `json:"removed"`       // objects no row named, removed
+	RemovedBytes  int64 `json:"removed_bytes"` // their bytes
+	Young         int   `json:"young_unnamed"` // objects no row names yet, younger than the grace period
+	Referenced    int   `json:"referenced"`    // objects a row names
 }
 
 // gcBatch is how many objects one question to the index covers.
