@@ -108,8 +108,16 @@ func (s *Store) conversationsFromIndex() ([]ConversationInfo, error) {
 		return nil, err
 	}
 	known := map[string]bool{}
+	users := list[:0]
 	for _, c := range list {
 		known[c.ID] = true
+		if ValidateConversationID(c.ID) == nil { // not a reserved space
+			users = append(users, c)
+		}
+	}
+	list = users
+	if s.objects != nil {
+		return list, nil
 	}
 	entries, _ := fs.ReadDir(s.root.FS(), ".")
 	for _, e := range entries {
@@ -126,4 +134,9 @@ func (s *Store) conversationsFromIndex() ([]ConversationInfo, error) {
 }
 
 // Blobs returns where the Store keeps the bytes of files.
-func (s *Store) Blobs() Blobs { return s.blobs }
+func (s *Store) Blobs() Blobs {
+	if s.objects != nil {
+		return s.objects
+	}
+	return s.blobs
+}

@@ -168,6 +168,26 @@ func (s *Store) Space(conversationID string) (*Space, error) {
 	return sp, nil
 }
 
+// ReservedSpace returns a Space that no user can name, for what the
+// server itself keeps in the Store (saved code): its conversation ID is
+// ReservedPrefix+name, which ValidateConversationID refuses, so no door
+// reaches it and no listing shows it. limits replace the Store's.
+func (s *Store) ReservedSpace(name string, limits Limits) (*Space, error) {
+	if err := ValidateConversationID(name); err != nil {
+		return nil, err
+	}
+	id := ReservedPrefix + name
+	q := s.quotaFor(id)
+	opts := s.opts
+	opts.Limits = limits.withDefaults()
+	sp := &Space{id: id, opts: opts, q: q, hostDir: s.dir + string(os.PathSeparator) + id,
+		blobs: s.blobs, lineCache: &s.lines, names: &s.names, commits: s.commits, reaper: s.reaper}
+	if s.objects != nil {
+		sp.blobs, sp.objects, sp.hostDir = s.objects, true, s.objects.Location(id)
+	}
+	return sp, nil
+}
+
 // openShared returns a conversation's folder from the cache of open ones,
 // and how to give it back.
 func (s *Store) openShared(id string, create bool) (*os.Root, func(), error) {

@@ -73,6 +73,11 @@ func (c Config) keyring() (signing.Keyring, error) {
 		}
 		return ring, nil
 	}
+	if c.distributed() {
+		// A key generated into one replica's folder would make the
+		// links it signs fail on every other replica.
+		return nil, fmt.Errorf("several replicas must sign links with the same keys: set %s or [auth] signing_keys on every replica (convfiles keys signing-key prints a new one)", signingKeysEnv)
+	}
 	return c.storedKeyring()
 }
 

@@ -38,6 +38,7 @@ type Config struct {
 	Download  DownloadConfig  `toml:"download"`
 	Sandbox   SandboxConfig   `toml:"sandbox"`
 	Auth      AuthConfig      `toml:"auth"`
+	Storage   StorageConfig   `toml:"storage"`
 	Log       LogConfig       `toml:"log"`
 }
 
@@ -162,8 +163,9 @@ func defaultConfig() Config {
 		Sandbox:  SandboxConfig{FormatTimeout: Duration{sandbox.DefaultFormatTimeout}},
 		Server: ServerConfig{Address: "127.0.0.1:8080", AllowedHosts: []string{}, CORSOrigins: []string{},
 			MCPSessionIdle: Duration{30 * time.Minute}},
-		Auth: AuthConfig{LinkTTL: Duration{time.Hour}, TokenTTL: Duration{auth.DefaultTokenTTL}, SigningKeys: []string{}},
-		Log:  LogConfig{Level: "info", Format: "text"},
+		Auth:    AuthConfig{LinkTTL: Duration{time.Hour}, TokenTTL: Duration{auth.DefaultTokenTTL}, SigningKeys: []string{}},
+		Log:     LogConfig{Level: "info", Format: "text"},
+		Storage: StorageConfig{GCInterval: Duration{time.Hour}, GCGrace: Duration{time.Hour}},
 		RateLimit: RateLimitConfig{
 			PerClient: routes.DefaultRateLimits.PerClient,
 			PerCodeID: routes.DefaultRateLimits.PerCodeID,
@@ -247,6 +249,9 @@ func (c Config) validate() error {
 		return errors.New("config: server.mcp_session_idle must be positive")
 	}
 	if err := c.validateAuth(); err != nil {
+		return err
+	}
+	if err := c.validateStorage(); err != nil {
 		return err
 	}
 	for _, r := range c.Runtime.ReadRoots {

@@ -10,7 +10,6 @@ import (
 
 	"convfiles/auth"
 	"convfiles/files"
-	"convfiles/files/sqlite"
 	"convfiles/internal/signing"
 )
 
@@ -61,7 +60,7 @@ func subcommandFirst(args []string) []string {
 }
 
 // openKeys opens the index that keeps the keys.
-func openKeys(cfg Config) (*sqlite.Index, error) { return sqlite.Open(cfg.indexPath()) }
+func openKeys(cfg Config) (storeIndex, error) { return openIndex(cfg) }
 
 func keysCreate(e *env, args []string) error {
 	f := newFlags(e, "keys create", "")

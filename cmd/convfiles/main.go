@@ -49,6 +49,7 @@ var commands = []command{
 	{"restore", "make a kept version a file's content again", cmdRestore},
 	{"cleanup", "delete conversations, by ID or by age", cmdCleanup},
 	{"prompt", "print the system-prompt text that teaches the file helpers", cmdPrompt},
+	{"collect-garbage", "remove the object store's objects that no file or version names", cmdCollect},
 	{"keys", "create, list and revoke API keys; print a new signing key", cmdKeys},
 	{"version", "print the version", cmdVersion},
 	{"worker", "run scripts and file decoders for a server (started by serve and mcp, not by hand)", cmdWorker},

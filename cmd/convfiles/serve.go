@@ -84,7 +84,10 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 	if cfg.Server.PublicURL == "" {
 		cfg.Server.Address = ln.Addr().String()
 	}
-	code, err := openCodeFolders(cfg, e)
+	if cfg.distributed() {
+		go collectGarbage(ctx, store, cfg.Storage.GCInterval.Duration, cfg.Storage.GCGrace.Duration, e.logger)
+	}
+	code, err := openCodeFolders(cfg, e, store)
 	if err != nil {
 		return err
 	}
@@ -146,7 +149,8 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 	srv.RegisterOnShutdown(scripts.stop)
 	srv.RegisterOnShutdown(mcpServer.Shutdown)
 	e.logger.Info("convfiles serving", "version", buildVersion(), "addr", ln.Addr().String(), "links", cfg.publicURL(), "data", cfg.DataDir,
-		"mode", cfg.Mode, "signed_links", cfg.signsLinks(), "script_files", cfg.scriptFiles(), "workspace", cfg.workspaceDir())
+		"mode", cfg.Mode, "signed_links", cfg.signsLinks(), "script_files", cfg.scriptFiles(), "workspace", cfg.workspaceDir(),
+		"index", cfg.indexName(), "blobs", cfg.blobsName())
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}
@@ -207,13 +211,26 @@ type codeFolders struct {
 	io        *files.Space // scripts that name no conversation; nil when file access is off
 }
 
-func openCodeFolders(cfg Config, e *env) (*codeFolders, error) {
+// openCodeFolders opens where saved code and conversation-less scripts'
+// files live: folders of the data folder, or, for replicas sharing an
+// object store, reserved spaces of the store, so every replica sees the
+// code any one saved.
+func openCodeFolders(cfg Config, e *env, store *files.Store) (*codeFolders, error) {
 	opts := cfg.storeOptions()
 	opts.Logger = e.logger
 	work := opts
 	work.Limits.MaxFileBytes = routes.MaxCodeBytes + 1
 	c := &codeFolders{}
 	var err error
+	if cfg.distributed() {
+		if c.workspace, err = store.ReservedSpace("workspace", work.Limits); err != nil {
+			return nil, err
+		}
+		if cfg.scriptFiles() {
+			c.io, err = store.ReservedSpace("io", opts.Limits)
+		}
+		return c, err
+	}
 	if c.workspace, err = files.OpenDir(cfg.workspaceDir(), work); err != nil {
 		return nil, err
 	}

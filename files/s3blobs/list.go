@@ -43,14 +43,15 @@ func reserved(rel string) bool {
 	return false
 }
 
-// Conversations calls fn with every conversation that has objects.
+// Conversations calls fn with every conversation that has objects, the
+// Store's reserved spaces included.
 func (b *Blobs) Conversations(ctx context.Context, fn func(id string) error) error {
 	for oi := range b.c.ListObjectsIter(ctx, b.cfg.Bucket, minio.ListObjectsOptions{Prefix: b.prefix}) {
 		if oi.Err != nil {
 			return b.fail("list conversations", "", oi.Err)
 		}
 		id, isDir := strings.CutSuffix(strings.TrimPrefix(oi.Key, b.prefix), "/")
-		if !isDir || files.ValidateConversationID(id) != nil {
+		if !isDir || files.ValidateConversationID(strings.TrimPrefix(id, files.ReservedPrefix)) != nil {
 			continue
 		}
 		if err := fn(id); err != nil {
