@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"convfiles/internal/pgserver"
+	"convfiles/internal/s3server"
 	"convfiles/sandbox"
 )
 
@@ -33,7 +35,12 @@ func TestMain(m *testing.M) {
 	if os.Getenv("CONVFILES_RUN_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	// The distributed store's tests share one PostgreSQL and one S3
+	// server per test binary.
+	pgserver.StopShared()
+	s3server.StopShared()
+	os.Exit(code)
 }
 
 // serverProcess is convfiles serve in a child process.
