@@ -133,3 +133,68 @@ type VersionKey struct {
 	FileID  string
 	Version int
 }
+
+// RowReconciler is the SQL of a reconciliation, which an index supplies
+// to RunReconcile; the walk, the batching and the order are RunReconcile's.
+type RowReconciler interface {
+	// LiveStates returns every live row of the conversation by name.
+	LiveStates(ctx context.Context, conversation string) (map[string]LiveState, error)
+	// KeptVersions returns every kept version of the conversation.
+	KeptVersions(ctx context.Context, conversation string) (map[VersionKey]bool, error)
+	// CommitChanged records new and changed files in one transaction.
+	CommitChanged(ctx context.Context, conversation string, batch []PendingFile) ([]Event, error)
+	// DropVanished marks deleted, in one transaction, the live rows of
+	// files that are gone.
+	DropVanished(ctx context.Context, conversation string, gone map[string]LiveState) ([]Event, error)
+	// DropVersions removes, in one transaction, the rows of versions
+	// whose bytes are gone, and the rows of deleted files left with none.
+	DropVersions(ctx context.Context, conversation string, gone []VersionKey) error
+}
+
+// RunReconcile is Index.Reconcile over an index's RowReconciler, in
+// transactions of at most batch files.
+func RunReconcile(ctx context.Context, conversation string, in Reconciliation, r RowReconciler, batch int) (map[string][]int, error) {
+	live, err := r.LiveStates(ctx, conversation)
+	if err != nil {
+		return nil, err
+	}
+	kept, err := r.KeptVersions(ctx, conversation)
+	if err != nil {
+		return nil, err
+	}
+	publish := in.Publish
+	if publish == nil {
+		publish = func([]Event) {}
+	}
+	if in.Walk != nil {
+		err := WalkChanged(ctx, in.Walk, live, batch, func(ctx context.Context, b []PendingFile) error {
+			evs, err := r.CommitChanged(ctx, conversation, b)
+			if err == nil {
+				publish(evs)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	for len(live) > 0 {
+		chunk := map[string]LiveState{}
+		for name, st := range live {
+			if len(chunk) == batch {
+				break
+			}
+			chunk[name] = st
+		}
+		evs, err := r.DropVanished(ctx, conversation, chunk)
+		if err != nil {
+			return nil, err
+		}
+		for name := range chunk {
+			delete(live, name)
+		}
+		publish(evs)
+	}
+	orphans, gone := OrphanVersions(kept, in.Versions)
+	return orphans, r.DropVersions(ctx, conversation, gone)
+}

@@ -1,7 +1,6 @@
 package filestest
 
 import (
-	"io"
 	"testing"
 
 	"convfiles/files"
@@ -92,13 +91,5 @@ func RunCatalog(t *testing.T, mk Maker) {
 func readVersion(t *testing.T, sp *files.Space, id string, n int) string {
 	t.Helper()
 	f, _, err := sp.OpenVersion(id, n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return readAll(t, f, err)
 }

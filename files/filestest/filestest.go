@@ -46,6 +46,17 @@ func Run(t *testing.T, mk Maker) {
 	t.Run("edits", func(t *testing.T) { runEdits(t, mk) })
 }
 
+// SpaceOf returns an opener of the conversation conv of s, for a Setup.
+func SpaceOf(t *testing.T, s *files.Store, conv string) func() *files.Space {
+	return func() *files.Space {
+		sp, err := s.Space(conv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sp
+	}
+}
+
 // open opens a Space of s that the test closes.
 func open(t *testing.T, f func() *files.Space) *files.Space {
 	t.Helper()
@@ -59,6 +70,12 @@ func open(t *testing.T, f func() *files.Space) *files.Space {
 func Read(t testing.TB, sp *files.Space, name string) string {
 	t.Helper()
 	f, _, err := sp.Open(name)
+	return readAll(t, f, err)
+}
+
+// readAll reads what an open (f, err) gives, failing the test on an error.
+func readAll(t testing.TB, f io.ReadCloser, err error) string {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,16 +46,7 @@ func twoProcesses(versions int) filestest.Maker {
 		dir, url := t.TempDir(), pgserver.Database(t)
 		first := openStore(t, dir, url, files.Options{Limits: l, Versions: versions})
 		second := openStore(t, dir, url, files.Options{Limits: l, Versions: versions})
-		spaceOf := func(s *files.Store) func() *files.Space {
-			return func() *files.Space {
-				sp, err := s.Space("conf")
-				if err != nil {
-					t.Fatal(err)
-				}
-				return sp
-			}
-		}
-		return filestest.Setup{Dir: filepath.Join(first.Dir(), "conf"), Open: spaceOf(first), Other: spaceOf(second)}
+		return filestest.Setup{Dir: filepath.Join(first.Dir(), "conf"), Open: filestest.SpaceOf(t, first, "conf"), Other: filestest.SpaceOf(t, second, "conf")}
 	}
 }
 

@@ -14,101 +14,61 @@ import (
 const reconcileBatch = 2000
 
 // Reconcile makes a conversation's rows match what its blobs hold (see
-// files.Index): rows for new files, new descriptions for changed ones,
-// deletions for vanished ones, no rows for versions whose bytes are gone,
-// and the version bytes without rows for the caller to remove.
+// files.Index and files.RunReconcile).
 func (ix *Index) Reconcile(ctx context.Context, conversation string, in files.Reconciliation) (map[string][]int, error) {
-	live, err := ix.liveStates(ctx, conversation)
-	if err != nil {
-		return nil, err
-	}
-	kept, err := ix.keptVersions(ctx, conversation)
-	if err != nil {
-		return nil, err
-	}
-	publish := in.Publish
-	if publish == nil {
-		publish = func([]files.Event) {}
-	}
-	if in.Walk != nil {
-		err := files.WalkChanged(ctx, in.Walk, live, reconcileBatch, func(ctx context.Context, batch []files.PendingFile) error {
-			evs, err := ix.commitChanged(ctx, conversation, batch)
-			if err == nil {
-				publish(evs)
-			}
-			return err
-		})
-		if err != nil {
-			return nil, wrap("reconcile", err)
-		}
-	}
-	if err := ix.dropVanished(ctx, conversation, live, publish); err != nil {
-		return nil, wrap("reconcile", err)
-	}
-	orphans, gone := files.OrphanVersions(kept, in.Versions)
-	err = ix.inTx(ctx, func(t *writeTx) error {
-		if err := t.lock(conversation); err != nil {
-			return err
-		}
-		for _, k := range gone {
-			if err := t.exec(`DELETE FROM versions WHERE file_id = $1 AND version = $2`, k.FileID, k.Version); err != nil {
-				return err
-			}
-		}
-		return t.exec(`DELETE FROM files WHERE conversation = $1 AND deleted_on IS NOT NULL
-			AND NOT EXISTS (SELECT 1 FROM versions WHERE file_id = files.id)`, conversation)
-	})
+	orphans, err := files.RunReconcile(ctx, conversation, in, reconciler{ix}, reconcileBatch)
 	return orphans, wrap("reconcile", err)
 }
 
-func (ix *Index) liveStates(ctx context.Context, conversation string) (map[string]files.LiveState, error) {
-	rows, err := ix.pool.Query(ctx, `SELECT name, id, size, disk_time FROM files
+// reconciler is the index's SQL for files.RunReconcile.
+type reconciler struct{ ix *Index }
+
+func (r reconciler) LiveStates(ctx context.Context, conversation string) (map[string]files.LiveState, error) {
+	rows, err := r.ix.pool.Query(ctx, `SELECT name, id, size, disk_time FROM files
 		WHERE conversation = $1 AND deleted_on IS NULL`, conversation)
 	if err != nil {
-		return nil, wrap("reconcile", err)
+		return nil, err
 	}
 	out := map[string]files.LiveState{}
-	for rows.Next() {
-		var name string
-		var st files.LiveState
-		if err := rows.Scan(&name, &st.ID, &st.Size, &st.DiskTime); err != nil {
-			rows.Close()
-			return nil, wrap("reconcile", err)
-		}
+	var name string
+	var st files.LiveState
+	_, err = pgx.ForEachRow(rows, []any{&name, &st.ID, &st.Size, &st.DiskTime}, func() error {
 		out[name] = st
-	}
-	return out, wrap("reconcile", rows.Err())
-}
-
-func (ix *Index) keptVersions(ctx context.Context, conversation string) (map[files.VersionKey]bool, error) {
-	rows, err := ix.pool.Query(ctx, `SELECT file_id, version FROM versions WHERE conversation = $1`, conversation)
-	if err != nil {
-		return nil, wrap("reconcile", err)
-	}
-	keys, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (files.VersionKey, error) {
-		var k files.VersionKey
-		var n int32
-		err := r.Scan(&k.FileID, &n)
-		k.Version = int(n)
-		return k, err
+		return nil
 	})
-	out := map[files.VersionKey]bool{}
-	for _, k := range keys {
-		out[k] = true
-	}
-	return out, wrap("reconcile", err)
+	return out, err
 }
 
-// commitChanged records one batch of new and changed files in one
-// transaction and returns its events.
-func (ix *Index) commitChanged(ctx context.Context, conversation string, batch []files.PendingFile) ([]files.Event, error) {
-	var events []files.Event
-	err := ix.inTx(ctx, func(t *writeTx) error {
-		events = events[:0]
+func (r reconciler) KeptVersions(ctx context.Context, conversation string) (map[files.VersionKey]bool, error) {
+	rows, err := r.ix.pool.Query(ctx, `SELECT file_id, version FROM versions WHERE conversation = $1`, conversation)
+	if err != nil {
+		return nil, err
+	}
+	out := map[files.VersionKey]bool{}
+	var id string
+	var n int32
+	_, err = pgx.ForEachRow(rows, []any{&id, &n}, func() error {
+		out[files.VersionKey{FileID: id, Version: int(n)}] = true
+		return nil
+	})
+	return out, err
+}
+
+// inConversation runs fn in a transaction holding the conversation's lock.
+func (r reconciler) inConversation(ctx context.Context, conversation string, fn func(t *writeTx) error) error {
+	return r.ix.inTx(ctx, func(t *writeTx) error {
 		if err := t.lock(conversation); err != nil {
 			return err
 		}
-		now := ix.now()
+		return fn(t)
+	})
+}
+
+func (r reconciler) CommitChanged(ctx context.Context, conversation string, batch []files.PendingFile) ([]files.Event, error) {
+	var events []files.Event
+	err := r.inConversation(ctx, conversation, func(t *writeTx) error {
+		events = events[:0]
+		now := r.ix.now()
 		for _, p := range batch {
 			if p.Err != nil {
 				continue // vanished or unreadable: the next start-up tries again
@@ -155,39 +115,34 @@ func (t *writeTx) recordStored(conversation string, p files.PendingFile, now tim
 		Size: rec.Size, MIME: rec.MIME, Session: rec.Session, Time: now})
 }
 
-// dropVanished marks deleted, a batch per transaction, the live rows
-// whose files the walk did not find.
-func (ix *Index) dropVanished(ctx context.Context, conversation string, live map[string]files.LiveState, publish func([]files.Event)) error {
-	for len(live) > 0 {
-		var events []files.Event
-		err := ix.inTx(ctx, func(t *writeTx) error {
-			events = events[:0]
-			if err := t.lock(conversation); err != nil {
+func (r reconciler) DropVanished(ctx context.Context, conversation string, gone map[string]files.LiveState) ([]files.Event, error) {
+	var events []files.Event
+	err := r.inConversation(ctx, conversation, func(t *writeTx) error {
+		events = events[:0]
+		now := r.ix.now()
+		for name, st := range gone {
+			if err := t.markDeleted(st.ID, now.UnixNano()); err != nil {
 				return err
 			}
-			now := ix.now()
-			for name, st := range live {
-				if len(events) == reconcileBatch {
-					break
-				}
-				if err := t.markDeleted(st.ID, now.UnixNano()); err != nil {
-					return err
-				}
-				ev, err := t.insertEvent(files.Event{Type: files.FileDeleted, Conversation: conversation, ID: st.ID, Name: name, Time: now})
-				if err != nil {
-					return err
-				}
-				events = append(events, ev)
+			ev, err := t.insertEvent(files.Event{Type: files.FileDeleted, Conversation: conversation, ID: st.ID, Name: name, Time: now})
+			if err != nil {
+				return err
 			}
-			return nil
-		})
-		if err != nil {
-			return err
+			events = append(events, ev)
 		}
-		for _, ev := range events {
-			delete(live, ev.Name)
+		return nil
+	})
+	return events, err
+}
+
+func (r reconciler) DropVersions(ctx context.Context, conversation string, gone []files.VersionKey) error {
+	return r.inConversation(ctx, conversation, func(t *writeTx) error {
+		for _, k := range gone {
+			if err := t.exec(`DELETE FROM versions WHERE file_id = $1 AND version = $2`, k.FileID, k.Version); err != nil {
+				return err
+			}
 		}
-		publish(events)
-	}
-	return nil
+		return t.exec(`DELETE FROM files WHERE conversation = $1 AND deleted_on IS NOT NULL
+			AND NOT EXISTS (SELECT 1 FROM versions WHERE file_id = files.id)`, conversation)
+	})
 }

@@ -27,16 +27,7 @@ func twoReplicas(versions int) filestest.Maker {
 		blobs, url := openBucket(t, "convfiles"), pgserver.Database(t)
 		first := openReplica(t, blobs, url, files.Options{Limits: l, Versions: versions})
 		second := openReplica(t, blobs, url, files.Options{Limits: l, Versions: versions})
-		spaceOf := func(s *files.Store) func() *files.Space {
-			return func() *files.Space {
-				sp, err := s.Space("conf")
-				if err != nil {
-					t.Fatal(err)
-				}
-				return sp
-			}
-		}
-		return filestest.Setup{Open: spaceOf(first), Other: spaceOf(second), Stored: func() int { return countObjects(t, blobs, "conf") }}
+		return filestest.Setup{Open: filestest.SpaceOf(t, first, "conf"), Other: filestest.SpaceOf(t, second, "conf"), Stored: func() int { return countObjects(t, blobs, "conf") }}
 	}
 }
 

@@ -19,44 +19,18 @@ const reconcileBatch = 2000
 // versions whose bytes are gone, and a list of version bytes without rows
 // for the caller to remove. Each batch of changes is one transaction.
 func (ix *Index) Reconcile(ctx context.Context, conversation string, in files.Reconciliation) (map[string][]int, error) {
-	live, err := ix.liveStates(ctx, conversation)
-	if err != nil {
-		return nil, err
-	}
-	kept, err := ix.keptVersions(ctx, conversation)
-	if err != nil {
-		return nil, err
-	}
-	publish := in.Publish
-	if publish == nil {
-		publish = func([]files.Event) {}
-	}
-	if in.Walk != nil {
-		err := files.WalkChanged(ctx, in.Walk, live, reconcileBatch, func(ctx context.Context, batch []files.PendingFile) error {
-			evs, err := ix.commitChanged(ctx, conversation, batch)
-			if err == nil {
-				publish(evs)
-			}
-			return err
-		})
-		if err != nil {
-			return nil, wrap("reconcile", err)
-		}
-	}
-	if err := ix.dropVanished(ctx, conversation, live, publish); err != nil {
-		return nil, wrap("reconcile", err)
-	}
-	orphans, err := ix.reconcileVersions(ctx, conversation, kept, in.Versions)
+	orphans, err := files.RunReconcile(ctx, conversation, in, reconciler{ix}, reconcileBatch)
 	return orphans, wrap("reconcile", err)
 }
 
-// liveStates returns the state of every live row of a conversation, by
-// name.
-func (ix *Index) liveStates(ctx context.Context, conversation string) (map[string]files.LiveState, error) {
-	rows, err := ix.r.QueryContext(ctx, `SELECT name, id, size, disk_time FROM files
+// reconciler is the index's SQL for files.RunReconcile.
+type reconciler struct{ ix *Index }
+
+func (r reconciler) LiveStates(ctx context.Context, conversation string) (map[string]files.LiveState, error) {
+	rows, err := r.ix.r.QueryContext(ctx, `SELECT name, id, size, disk_time FROM files
 		WHERE conversation = ? AND deleted_on IS NULL`, conversation)
 	if err != nil {
-		return nil, wrap("reconcile", err)
+		return nil, err
 	}
 	defer rows.Close()
 	out := map[string]files.LiveState{}
@@ -64,25 +38,40 @@ func (ix *Index) liveStates(ctx context.Context, conversation string) (map[strin
 		var name string
 		var st files.LiveState
 		if err := rows.Scan(&name, &st.ID, &st.Size, &st.DiskTime); err != nil {
-			return nil, wrap("reconcile", err)
+			return nil, err
 		}
 		out[name] = st
 	}
-	return out, wrap("reconcile", rows.Err())
+	return out, rows.Err()
 }
 
-// commitChanged records one batch of new and changed files in one
-// transaction and returns its events.
-func (ix *Index) commitChanged(ctx context.Context, conversation string, batch []files.PendingFile) ([]files.Event, error) {
+func (r reconciler) KeptVersions(ctx context.Context, conversation string) (map[files.VersionKey]bool, error) {
+	rows, err := r.ix.r.QueryContext(ctx, `SELECT file_id, version FROM versions WHERE conversation = ?`, conversation)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[files.VersionKey]bool{}
+	for rows.Next() {
+		var k files.VersionKey
+		if err := rows.Scan(&k.FileID, &k.Version); err != nil {
+			return nil, err
+		}
+		out[k] = true
+	}
+	return out, rows.Err()
+}
+
+func (r reconciler) CommitChanged(ctx context.Context, conversation string, batch []files.PendingFile) ([]files.Event, error) {
 	var events []files.Event
-	err := ix.inTx(ctx, func(tx *stmtTx) error {
+	err := r.ix.inTx(ctx, func(tx *stmtTx) error {
 		events = events[:0]
-		now := ix.now()
+		now := r.ix.now()
 		for _, p := range batch {
 			if p.Err != nil {
 				continue // vanished or unreadable: the next start-up tries again
 			}
-			ev, err := ix.recordStored(tx, conversation, p, now)
+			ev, err := r.ix.recordStored(tx, conversation, p, now)
 			if err != nil {
 				return err
 			}
@@ -126,36 +115,35 @@ func (ix *Index) recordStored(tx *stmtTx, conversation string, p files.PendingFi
 		Size: rec.Size, MIME: rec.MIME, Session: rec.Session, Time: now})
 }
 
-// dropVanished marks deleted, a batch per transaction, the live rows
-// whose files the walk did not find.
-func (ix *Index) dropVanished(ctx context.Context, conversation string, live map[string]files.LiveState, publish func([]files.Event)) error {
-	for len(live) > 0 {
-		var events []files.Event
-		err := ix.inTx(ctx, func(tx *stmtTx) error {
-			events = events[:0]
-			now := ix.now()
-			for name, st := range live {
-				if len(events) == reconcileBatch {
-					break
-				}
-				if err := markDeleted(tx, st.ID, now); err != nil {
-					return err
-				}
-				ev, err := ix.insertEvent(tx, files.Event{Type: files.FileDeleted, Conversation: conversation, ID: st.ID, Name: name, Time: now})
-				if err != nil {
-					return err
-				}
-				events = append(events, ev)
+func (r reconciler) DropVanished(ctx context.Context, conversation string, gone map[string]files.LiveState) ([]files.Event, error) {
+	var events []files.Event
+	err := r.ix.inTx(ctx, func(tx *stmtTx) error {
+		events = events[:0]
+		now := r.ix.now()
+		for name, st := range gone {
+			if err := markDeleted(tx, st.ID, now); err != nil {
+				return err
 			}
-			return nil
-		})
-		if err != nil {
-			return err
+			ev, err := r.ix.insertEvent(tx, files.Event{Type: files.FileDeleted, Conversation: conversation, ID: st.ID, Name: name, Time: now})
+			if err != nil {
+				return err
+			}
+			events = append(events, ev)
 		}
-		for _, ev := range events {
-			delete(live, ev.Name)
+		return nil
+	})
+	return events, err
+}
+
+func (r reconciler) DropVersions(ctx context.Context, conversation string, gone []files.VersionKey) error {
+	return r.ix.inTx(ctx, func(tx *stmtTx) error {
+		for _, k := range gone {
+			if _, err := tx.Exec(`DELETE FROM versions WHERE file_id = ? AND version = ?`, k.FileID, k.Version); err != nil {
+				return err
+			}
 		}
-		publish(events)
-	}
-	return nil
+		_, err := tx.Exec(`DELETE FROM files WHERE conversation = ? AND deleted_on IS NOT NULL
+			AND NOT EXISTS (SELECT 1 FROM versions WHERE file_id = files.id)`, conversation)
+		return err
+	})
 }

@@ -8,6 +8,7 @@ package pgserver
 
 import (
 	"context"
+	"convfiles/internal/testserver"
 	"errors"
 	"fmt"
 	"net"
@@ -64,22 +65,18 @@ func Start(opts Options) (*Server, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("initdb: %v: %s", err, out)
 	}
-	for attempt := 0; ; attempt++ {
-		s, err := start(bin, dir, data, cred, opts)
-		if err == nil || attempt == 2 {
-			if err != nil {
-				os.RemoveAll(dir)
-			}
-			return s, err
-		}
+	s, err := testserver.Retry(func() (*Server, error) { return start(bin, dir, data, cred, opts) })
+	if err != nil {
+		os.RemoveAll(dir)
 	}
+	return s, err
 }
 
 // start runs the server on a free port and waits until it accepts
 // connections. The server dies with this process (Pdeathsig) should
 // Stop never run.
 func start(bin, dir, data string, cred *syscall.Credential, opts Options) (*Server, error) {
-	port, err := freePort()
+	port, err := testserver.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -196,15 +193,6 @@ func runAs(dir string) (*syscall.Credential, error) {
 		return nil, err
 	}
 	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 func lastLines(s string, n int) string {

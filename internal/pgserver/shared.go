@@ -1,34 +1,23 @@
 package pgserver
 
 import (
-	"fmt"
 	"os"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"convfiles/internal/testserver"
 )
 
-// shared is the server of one test binary, started by the first test
-// that asks for a database and stopped by Main.
-var shared struct {
-	once sync.Once
-	s    *Server
-	err  error
-	next atomic.Int64
-}
+// shared is the server of one test binary.
+var shared testserver.Shared[*Server]
 
 // Shared returns the test binary's server, starting it on first use. A
 // machine without PostgreSQL fails the test with what to install: the
 // distributed store is a shipped configuration, so its tests never skip.
 func Shared(t testing.TB) *Server {
 	t.Helper()
-	shared.once.Do(func() { shared.s, shared.err = Start(Options{}) })
-	if shared.err != nil {
-		t.Fatalf("start PostgreSQL: %v", shared.err)
-	}
-	return shared.s
+	return shared.Get(t, "PostgreSQL", func() (*Server, error) { return Start(Options{}) })
 }
 
 // Database creates a new, empty database on the shared server and
@@ -36,7 +25,7 @@ func Shared(t testing.TB) *Server {
 func Database(t testing.TB) string {
 	t.Helper()
 	s := Shared(t)
-	name := fmt.Sprintf("t%d_%d", os.Getpid(), shared.next.Add(1))
+	name := shared.Name("t", "_")
 	if err := s.exec("CREATE DATABASE " + name); err != nil {
 		t.Fatalf("create database: %v", err)
 	}
@@ -66,8 +55,8 @@ func (s *Server) CreateDatabase(name string) (string, error) {
 	return s.URL(name), nil
 }
 
-// Main runs a package's tests and then stops the shared server, if one
-// was started: call it from TestMain.
+// Main runs a package's tests and then stops the shared server: call it
+// from TestMain.
 func Main(m *testing.M) {
 	code := m.Run()
 	StopShared()
@@ -76,8 +65,4 @@ func Main(m *testing.M) {
 
 // StopShared stops the shared server, if one was started: for a TestMain
 // that uses more than one kind of server.
-func StopShared() {
-	if shared.s != nil {
-		shared.s.Stop()
-	}
-}
+func StopShared() { shared.Stop() }

@@ -6,9 +6,9 @@ package s3server
 
 import (
 	"context"
+	"convfiles/internal/testserver"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -51,19 +51,15 @@ func Start() (*Server, error) {
 	if err := os.Mkdir(filepath.Join(dir, "data"), 0o700); err != nil {
 		return nil, err
 	}
-	for attempt := 0; ; attempt++ {
-		s, err := start(bin, dir)
-		if err == nil || attempt == 2 {
-			if err != nil {
-				os.RemoveAll(dir)
-			}
-			return s, err
-		}
+	s, err := testserver.Retry(func() (*Server, error) { return start(bin, dir) })
+	if err != nil {
+		os.RemoveAll(dir)
 	}
+	return s, err
 }
 
 func start(bin, dir string) (*Server, error) {
-	port, err := freePort()
+	port, err := testserver.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -155,13 +151,4 @@ func binary() (string, error) {
 		return "", fmt.Errorf("no S3 server for the tests: install the Versity S3 Gateway with %s", Install)
 	}
 	return p, nil
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
