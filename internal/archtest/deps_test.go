@@ -45,8 +45,8 @@ var rules = map[string]struct {
 	"files/s3blobs": {mayImport: []string{"files", "internal/bytesize"}, mustNot: []string{"database/sql", "github.com/dop251/goja", "modernc.org/sqlite"}},
 	// internal/pgserver and internal/s3server start throwaway servers for
 	// tests and benchmarks; nothing that ships imports them.
-	"internal/pgserver":  {mayImport: []string{"internal/testserver"}},
-	"internal/s3server":  {mayImport: []string{"internal/testserver"}},
+	"internal/pgserver":   {mayImport: []string{"internal/testserver"}},
+	"internal/s3server":   {mayImport: []string{"internal/testserver"}},
 	"internal/testserver": {},
 	// files/filestest is the conformance suite every store runs.
 	"files/filestest": {mayImport: []string{"files", "internal/bytesize"}, mustNot: []string{"net/http", "database/sql"}},
