@@ -50,12 +50,18 @@ func TestReadmeRunningSeveralReplicas(t *testing.T) {
 	}
 	c := newCLI(t)
 	os.WriteFile(c.config, []byte(toml), 0o600)
-	line := strings.TrimSpace(blocks[1][2])
-	code, out, errs := c.run("", shellWords(line)[1:]...)
-	if code != 0 {
-		t.Fatalf("%s: exit %d: %s", line, code, errs)
+	var key string
+	for _, line := range strings.Split(strings.TrimSpace(blocks[1][2]), "\n") {
+		code, out, errs := c.run("", shellWords(line)[1:]...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", line, code, errs)
+		}
+		if strings.Contains(line, "keys create") {
+			key = strings.TrimSpace(out)
+		} else if !strings.Contains(out, `"removed": 0`) {
+			t.Errorf("%s on a fresh store: %s", line, out)
+		}
 	}
-	key := strings.TrimSpace(out)
 	up := uploadWithKey(t, replicas[0].base, key, "acme-1", "hello.txt", "from the first replica")
 	link := strings.Replace(up, replicas[0].base, replicas[1].base, 1)
 	resp, err := http.Get(link)
