@@ -37,7 +37,6 @@ const defaultPoolSize = 24
 // Index is a files.Index in a PostgreSQL database.
 type Index struct {
 	pool *pgxpool.Pool
-	url  string
 	// now tells the time; tests may replace it.
 	now        func() time.Time
 	eventsKept int64
@@ -61,7 +60,7 @@ func Open(ctx context.Context, url string) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index: %w", err)
 	}
-	ix := &Index{pool: pool, url: url, now: time.Now, eventsKept: DefaultEventsKept}
+	ix := &Index{pool: pool, now: time.Now, eventsKept: DefaultEventsKept}
 	if err := ix.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("index: %w", err)

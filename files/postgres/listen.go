@@ -91,7 +91,8 @@ func (l *listener) run(ctx context.Context, done chan struct{}) {
 // listenOnce listens on one connection until it fails or ctx ends, and
 // reports whether it got as far as listening.
 func (l *listener) listenOnce(ctx context.Context) bool {
-	conn, err := pgx.Connect(ctx, l.ix.url)
+	// The pool's connection settings, without its pool_* parameters.
+	conn, err := pgx.ConnectConfig(ctx, l.ix.pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return false
 	}
