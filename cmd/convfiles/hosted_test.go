@@ -261,7 +261,7 @@ func TestReadmeHostedDeployment(t *testing.T) {
 	}
 	section := string(raw)
 	section = section[strings.Index(section, "## Hosted deployment"):]
-	section = section[:strings.Index(section, "## Security model")]
+	section = section[:strings.Index(section, "## Running several replicas")]
 	c := newCLI(t)
 	var script []string
 	for _, m := range regexp.MustCompile("(?ms)^```(\\w*)\n(.*?)^```").FindAllStringSubmatch(section, -1) {
