@@ -12,8 +12,14 @@ import (
 // List calls fn for every object of a conversation below dir. Objects in
 // reserved folders are listed only when dir names one.
 func (b *Blobs) List(ctx context.Context, conversation, dir string, fn func(files.BlobInfo) error) error {
-	top := b.convPrefix(conversation)
+	top, err := b.convPrefix("list", conversation)
+	if err != nil {
+		return err
+	}
 	prefix := top
+	if dir != "" && !clean(strings.TrimSuffix(dir, "/")) {
+		return files.E("list", files.KindInvalid, dir, "not a folder inside a conversation", nil)
+	}
 	if dir != "" {
 		prefix += strings.TrimSuffix(dir, "/") + "/"
 	}
@@ -65,7 +71,11 @@ func (b *Blobs) Conversations(ctx context.Context, fn func(id string) error) err
 // of up to 1000 per request. A conversation without objects is not
 // found.
 func (b *Blobs) RemoveConversation(ctx context.Context, id string) error {
-	listed := b.c.ListObjects(ctx, b.cfg.Bucket, minio.ListObjectsOptions{Prefix: b.convPrefix(id), Recursive: true})
+	top, err := b.convPrefix("remove conversation", id)
+	if err != nil {
+		return err
+	}
+	listed := b.c.ListObjects(ctx, b.cfg.Bucket, minio.ListObjectsOptions{Prefix: top, Recursive: true})
 	objects := make(chan minio.ObjectInfo)
 	found := false
 	go func() {

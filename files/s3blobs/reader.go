@@ -19,7 +19,11 @@ type blob struct {
 
 // Open opens the object at key.
 func (b *Blobs) Open(ctx context.Context, key files.BlobKey) (files.Blob, error) {
-	oi, err := b.c.StatObject(ctx, b.cfg.Bucket, b.object(key), minio.StatObjectOptions{})
+	name, err := b.object("read", key)
+	if err != nil {
+		return nil, err
+	}
+	oi, err := b.c.StatObject(ctx, b.cfg.Bucket, name, minio.StatObjectOptions{})
 	if err != nil {
 		if isNotFound(err) {
 			return nil, files.E("read", files.KindNotFound, key.Path, "no such file", nil)
@@ -28,7 +32,7 @@ func (b *Blobs) Open(ctx context.Context, key files.BlobKey) (files.Blob, error)
 	}
 	opts := minio.GetObjectOptions{}
 	opts.SetMatchETag(oi.ETag)
-	obj, err := b.c.GetObject(ctx, b.cfg.Bucket, b.object(key), opts)
+	obj, err := b.c.GetObject(ctx, b.cfg.Bucket, name, opts)
 	if err != nil {
 		return nil, b.fail("read", key.Path, err)
 	}

@@ -110,28 +110,44 @@ func (b *Blobs) Location(conversation string) string {
 // and for tests that look at the bucket itself).
 func (b *Blobs) Client() *minio.Client { return b.c }
 
-// object is the object name of key.
-func (b *Blobs) object(key files.BlobKey) string {
-	if key.Conversation == "" {
-		return b.prefix + key.Path
+// object is the object name of key. A key the Space would never make
+// (a path that climbs, or an ID that is no conversation's) is refused
+// here too: it must not reach another conversation's objects.
+func (b *Blobs) object(op string, key files.BlobKey) (string, error) {
+	if !clean(key.Path) {
+		return "", files.E(op, files.KindInvalid, key.Path, "not a path inside a conversation", nil)
 	}
-	return b.prefix + key.Conversation + "/" + key.Path
+	prefix, err := b.convPrefix(op, key.Conversation)
+	return prefix + key.Path, err
 }
 
-// convPrefix is the object name prefix of a conversation's blobs.
-func (b *Blobs) convPrefix(conversation string) string { return b.prefix + conversation + "/" }
+// convPrefix is the object name prefix of a conversation's blobs ("" is
+// a standalone folder's, the prefix itself).
+func (b *Blobs) convPrefix(op, conversation string) (string, error) {
+	if conversation == "" {
+		return b.prefix, nil
+	}
+	if err := files.ValidateConversationID(strings.TrimPrefix(conversation, files.ReservedPrefix)); err != nil {
+		return "", files.E(op, files.KindInvalid, conversation, "not a conversation ID", err)
+	}
+	return b.prefix + conversation + "/", nil
+}
 
 // Stat describes the bytes at key: a key that only prefixes others is a
 // folder (ErrIsFolder), as on disk.
 func (b *Blobs) Stat(ctx context.Context, key files.BlobKey) (files.BlobInfo, error) {
-	oi, err := b.c.StatObject(ctx, b.cfg.Bucket, b.object(key), minio.StatObjectOptions{})
+	name, err := b.object("stat", key)
+	if err != nil {
+		return files.BlobInfo{}, err
+	}
+	oi, err := b.c.StatObject(ctx, b.cfg.Bucket, name, minio.StatObjectOptions{})
 	if err == nil {
 		return info(key.Path, oi), nil
 	}
 	if !isNotFound(err) {
 		return files.BlobInfo{}, b.fail("stat", key.Path, err)
 	}
-	for oi := range b.c.ListObjectsIter(ctx, b.cfg.Bucket, minio.ListObjectsOptions{Prefix: b.object(key) + "/", MaxKeys: 1, Recursive: true}) {
+	for oi := range b.c.ListObjectsIter(ctx, b.cfg.Bucket, minio.ListObjectsOptions{Prefix: name + "/", MaxKeys: 1, Recursive: true}) {
 		if oi.Err != nil {
 			return files.BlobInfo{}, b.fail("stat", key.Path, oi.Err)
 		}
@@ -163,8 +179,16 @@ func newTag() string {
 // Copy makes dst hold the bytes of src with a server-side copy (composed
 // from parts past 5 GiB, which one CopyObject cannot do).
 func (b *Blobs) Copy(ctx context.Context, src, dst files.BlobKey) error {
-	srcOpts := minio.CopySrcOptions{Bucket: b.cfg.Bucket, Object: b.object(src)}
-	dstOpts := minio.CopyDestOptions{Bucket: b.cfg.Bucket, Object: b.object(dst),
+	srcName, err := b.object("copy", src)
+	if err != nil {
+		return err
+	}
+	dstName, err := b.object("copy", dst)
+	if err != nil {
+		return err
+	}
+	srcOpts := minio.CopySrcOptions{Bucket: b.cfg.Bucket, Object: srcName}
+	dstOpts := minio.CopyDestOptions{Bucket: b.cfg.Bucket, Object: dstName,
 		ReplaceMetadata: true, UserMetadata: map[string]string{tagKey: newTag()}}
 	oi, err := b.c.StatObject(ctx, b.cfg.Bucket, srcOpts.Object, minio.StatObjectOptions{})
 	if err != nil {
@@ -196,7 +220,11 @@ func (b *Blobs) Move(ctx context.Context, src, dst files.BlobKey, noReplace bool
 
 // Delete removes the object at key; a missing one is no error.
 func (b *Blobs) Delete(ctx context.Context, key files.BlobKey) error {
-	err := b.c.RemoveObject(ctx, b.cfg.Bucket, b.object(key), minio.RemoveObjectOptions{})
+	name, err := b.object("delete", key)
+	if err != nil {
+		return err
+	}
+	err = b.c.RemoveObject(ctx, b.cfg.Bucket, name, minio.RemoveObjectOptions{})
 	if isNotFound(err) {
 		return nil
 	}

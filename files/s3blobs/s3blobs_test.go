@@ -42,3 +42,49 @@ func TestConformance(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileKeysAreRefused: a key that climbs out of its conversation,
+// or names no conversation, never reaches the bucket, whatever the call.
+func TestHostileKeysAreRefused(t *testing.T) {
+	ctx := context.Background()
+	b := openBucket(t, "p")
+	w, _ := b.Create(ctx, files.BlobKey{})
+	w.Write([]byte("mine"))
+	w.Seal(ctx)
+	defer w.Close()
+	mine := files.BlobKey{Conversation: "victim", Path: "secret.txt"}
+	if err := w.Put(ctx, mine, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []files.BlobKey{
+		{Conversation: "c1", Path: "../victim/secret.txt"},
+		{Conversation: "c1", Path: "/victim/secret.txt"},
+		{Conversation: "c1", Path: "a/../../victim/secret.txt"},
+		{Conversation: "c1", Path: ""},
+		{Conversation: "../victim", Path: "secret.txt"},
+		{Conversation: "c1/../victim", Path: "secret.txt"},
+	} {
+		calls := map[string]error{}
+		_, calls["stat"] = b.Stat(ctx, k)
+		_, calls["open"] = b.Open(ctx, k)
+		calls["delete"] = b.Delete(ctx, k)
+		calls["copy"] = b.Copy(ctx, mine, k)
+		calls["put"] = w.Put(ctx, k, false)
+		for call, err := range calls {
+			if files.KindOf(err) != files.KindInvalid {
+				t.Errorf("%s %+v: %v, want a refusal", call, k, err)
+			}
+		}
+	}
+	if err := b.List(ctx, "c1", "../victim", func(files.BlobInfo) error { return nil }); files.KindOf(err) != files.KindInvalid {
+		t.Errorf("list ../victim: %v", err)
+	}
+	if err := b.RemoveConversation(ctx, "../victim"); files.KindOf(err) != files.KindInvalid {
+		t.Errorf("remove ../victim: %v", err)
+	}
+	f, err := b.Open(ctx, mine)
+	if err != nil {
+		t.Fatalf("the victim's object after the attempts: %v", err)
+	}
+	f.Close()
+}

@@ -65,8 +65,9 @@ func (w *writer) Put(ctx context.Context, key files.BlobKey, noReplace bool) err
 	if !w.sealed {
 		return files.E("write", files.KindInternal, key.Path, "put before seal", nil)
 	}
-	if !clean(key.Path) {
-		return files.E("write", files.KindInvalid, key.Path, "not a key of this store", nil)
+	name, err := w.b.object("write", key)
+	if err != nil {
+		return err
 	}
 	opts := minio.PutObjectOptions{PartSize: w.b.cfg.PartSize, NumThreads: 2, ContentType: "application/octet-stream",
 		UserMetadata: map[string]string{tagKey: newTag()}}
@@ -76,7 +77,7 @@ func (w *writer) Put(ctx context.Context, key files.BlobKey, noReplace bool) err
 		}
 		opts.SetMatchETagExcept("*")
 	}
-	_, err := w.b.c.PutObject(ctx, w.b.cfg.Bucket, w.b.object(key), io.NewSectionReader(w.f, 0, w.size), w.size, opts)
+	_, err = w.b.c.PutObject(ctx, w.b.cfg.Bucket, name, io.NewSectionReader(w.f, 0, w.size), w.size, opts)
 	return w.b.fail("write", key.Path, err)
 }
 
