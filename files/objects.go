@@ -149,11 +149,6 @@ func rowStat(prev Record, known bool, name string) (BlobInfo, error) {
 	return objectInfo(prev), nil
 }
 
-// errNoObject reports a file whose object is gone: only a bug or a hand
-// in the bucket can do that, since no row names an object before it is
-// stored and none is deleted while a row names it.
-var errNoObject = errors.New("the file's object is missing from the object store")
-
 // copiedBlob is a BlobWriter whose bytes are an object already stored:
 // Put copies them server-side, nothing passes through this process.
 type copiedBlob struct {

@@ -46,15 +46,6 @@ func (s *Server) exec(sql string) error {
 	return err
 }
 
-// CreateDatabase creates the database name (for benchmarks and
-// programs that manage their own server).
-func (s *Server) CreateDatabase(name string) (string, error) {
-	if err := s.exec("CREATE DATABASE " + pgx.Identifier{name}.Sanitize()); err != nil {
-		return "", err
-	}
-	return s.URL(name), nil
-}
-
 // Main runs a package's tests and then stops the shared server: call it
 // from TestMain.
 func Main(m *testing.M) {
