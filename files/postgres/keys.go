@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"convfiles/auth"
@@ -16,9 +15,10 @@ var _ auth.KeyStore = (*Index)(nil)
 
 // CreateKey stores a new API key's record.
 func (ix *Index) CreateKey(ctx context.Context, k auth.Key) error {
+	r := k.Row()
 	_, err := ix.pool.Exec(ctx, `INSERT INTO api_keys (id, name, hash, scopes, tenant, conversations, created_on)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		k.ID, k.Name, k.Hash, k.Scopes.String(), k.Tenant, strings.Join(k.Conversations, "\n"), k.Created.UnixNano())
+		r.ID, r.Name, r.Hash, r.Scopes, r.Tenant, r.Conversations, r.Created)
 	return err
 }
 
@@ -64,24 +64,9 @@ func (ix *Index) RevokeKey(ctx context.Context, id string, at time.Time) error {
 }
 
 func scanKey(row pgx.Row) (auth.Key, error) {
-	var k auth.Key
-	var scopes, convs string
-	var created int64
-	var revoked *int64
-	if err := row.Scan(&k.ID, &k.Name, &k.Hash, &scopes, &k.Tenant, &convs, &created, &revoked); err != nil {
+	var r auth.KeyRow
+	if err := row.Scan(&r.ID, &r.Name, &r.Hash, &r.Scopes, &r.Tenant, &r.Conversations, &r.Created, &r.Revoked); err != nil {
 		return auth.Key{}, err
 	}
-	sc, err := auth.ParseScopes(scopes)
-	if err != nil {
-		return auth.Key{}, err
-	}
-	k.Scopes, k.Created = sc, time.Unix(0, created).UTC()
-	if convs != "" {
-		k.Conversations = strings.Split(convs, "\n")
-	}
-	if revoked != nil {
-		t := time.Unix(0, *revoked).UTC()
-		k.Revoked = &t
-	}
-	return k, nil
+	return r.Key()
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"convfiles/auth"
 	"convfiles/content"
 	"convfiles/files"
 	"convfiles/files/filestest"
@@ -30,6 +31,11 @@ func open(t testing.TB, url string) *postgres.Index {
 // database of a real PostgreSQL server.
 func TestIndexConformance(t *testing.T) {
 	indextest.Run(t, func(t *testing.T) files.Index { return open(t, pgserver.Database(t)) })
+}
+
+// TestKeys runs the API key checks against the PostgreSQL index.
+func TestKeys(t *testing.T) {
+	indextest.RunKeys(t, func(t *testing.T) auth.KeyStore { return open(t, pgserver.Database(t)) })
 }
 
 // TestConformance runs the store conformance suite on disk with the

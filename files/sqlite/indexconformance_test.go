@@ -4,10 +4,23 @@ import (
 	"path/filepath"
 	"testing"
 
+	"convfiles/auth"
 	"convfiles/files"
 	"convfiles/files/indextest"
 	"convfiles/files/sqlite"
 )
+
+// TestKeys runs the API key checks against the SQLite index.
+func TestKeys(t *testing.T) {
+	indextest.RunKeys(t, func(t *testing.T) auth.KeyStore {
+		ix, err := sqlite.OpenMemory()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ix.Close() })
+		return ix
+	})
+}
 
 // TestIndexConformance runs the index conformance suite against the SQLite
 // index in a file, as the binary ships it, and in memory.

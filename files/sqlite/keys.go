@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 	"time"
 
 	"convfiles/auth"
@@ -15,8 +14,9 @@ var _ auth.KeyStore = (*Index)(nil)
 
 // CreateKey stores a new API key's record.
 func (ix *Index) CreateKey(ctx context.Context, k auth.Key) error {
+	r := k.Row()
 	_, err := ix.w.ExecContext(ctx, `INSERT INTO api_keys (id, name, hash, scopes, tenant, conversations, created_on) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		k.ID, k.Name, k.Hash, k.Scopes.String(), k.Tenant, strings.Join(k.Conversations, "\n"), k.Created.UnixNano())
+		r.ID, r.Name, r.Hash, r.Scopes, r.Tenant, r.Conversations, r.Created)
 	return err
 }
 
@@ -68,26 +68,15 @@ func (ix *Index) RevokeKey(ctx context.Context, id string, at time.Time) error {
 }
 
 func scanKey(row scanner) (auth.Key, error) {
-	var k auth.Key
-	var scopes, convs string
-	var created int64
+	var r auth.KeyRow
 	var revoked sql.NullInt64
-	if err := row.Scan(&k.ID, &k.Name, &k.Hash, &scopes, &k.Tenant, &convs, &created, &revoked); err != nil {
+	if err := row.Scan(&r.ID, &r.Name, &r.Hash, &r.Scopes, &r.Tenant, &r.Conversations, &r.Created, &revoked); err != nil {
 		return auth.Key{}, err
-	}
-	sc, err := auth.ParseScopes(scopes)
-	if err != nil {
-		return auth.Key{}, err
-	}
-	k.Scopes, k.Created = sc, time.Unix(0, created).UTC()
-	if convs != "" {
-		k.Conversations = strings.Split(convs, "\n")
 	}
 	if revoked.Valid {
-		t := time.Unix(0, revoked.Int64).UTC()
-		k.Revoked = &t
+		r.Revoked = &revoked.Int64
 	}
-	return k, nil
+	return r.Key()
 }
 
 // readStmt is query prepared on the readers, once.
