@@ -2,73 +2,39 @@ package postgres
 
 import (
 	"context"
+	"time"
 
 	"convfiles/files"
 )
 
 // apply records a change and its events in the transaction.
 func (t *writeTx) apply(c files.Change) (files.Applied, error) {
-	var res files.Applied
-	err := func() error {
-		now := t.ix.now()
-		rec := c.Record
-		if c.Kept != nil {
-			if err := t.insertVersion(rec.Conversation, *c.Kept); err != nil {
-				return err
-			}
-		}
-		if c.Replaced != nil {
-			if err := t.markDeleted(c.Replaced.ID, now.UnixNano()); err != nil {
-				return err
-			}
-			ev, err := t.insertEvent(files.Event{Type: files.FileDeleted, Conversation: c.Replaced.Conversation,
-				ID: c.Replaced.ID, Name: c.Replaced.Name, Time: now})
-			if err != nil {
-				return err
-			}
-			res.Events = append(res.Events, ev)
-		}
-		switch c.Type {
-		case files.FileDeleted:
-			if rec.ID != "" {
-				if err := t.markDeleted(rec.ID, now.UnixNano()); err != nil {
-					return err
-				}
-			}
-		default:
-			if rec.ID == "" {
-				rec.ID = newID()
-			}
-			if err := t.putLive(rec, now.UnixNano()); err != nil {
-				return err
-			}
-		}
-		if c.Kept != nil {
-			pruned, err := t.prune(c.Kept.FileID, c.Keep)
-			if err != nil {
-				return err
-			}
-			res.Pruned = pruned
-		}
-		if err := t.dropUnkept(rec.ID); err != nil {
-			return err
-		}
-		if c.Replaced != nil {
-			if err := t.dropUnkept(c.Replaced.ID); err != nil {
-				return err
-			}
-		}
-		ev, err := t.insertEvent(files.Event{Type: c.Type, Conversation: rec.Conversation, ID: rec.ID, Name: rec.Name,
-			Size: rec.Size, MIME: rec.MIME, Session: rec.Session, RenamedFrom: c.RenamedFrom, Time: now})
-		if err != nil {
-			return err
-		}
-		res.Events = append(res.Events, ev)
-		res.Record = rec
-		return nil
-	}()
+	res, err := files.ApplyChange(c, t.ix.now(), newID, changeWriter{t})
 	return res, wrap("index", err)
 }
+
+// changeWriter is the transaction's SQL for files.ApplyChange.
+type changeWriter struct{ t *writeTx }
+
+func (w changeWriter) InsertVersion(conversation string, v files.Version) error {
+	return w.t.insertVersion(conversation, v)
+}
+
+func (w changeWriter) MarkDeleted(id string, now time.Time) error {
+	return w.t.markDeleted(id, now.UnixNano())
+}
+
+func (w changeWriter) PutLive(rec files.Record, now time.Time) error {
+	return w.t.putLive(rec, now.UnixNano())
+}
+
+func (w changeWriter) Prune(fileID string, keep int) ([]files.Version, error) {
+	return w.t.prune(fileID, keep)
+}
+
+func (w changeWriter) DropUnkept(id string) error { return w.t.dropUnkept(id) }
+
+func (w changeWriter) InsertEvent(ev files.Event) (files.Event, error) { return w.t.insertEvent(ev) }
 
 func (t *writeTx) exec(sql string, args ...any) error {
 	_, err := t.tx.Exec(t.ctx, sql, args...)

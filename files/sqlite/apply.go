@@ -9,67 +9,32 @@ import (
 
 // apply records a change and its events in the transaction tx.
 func (ix *Index) apply(tx *stmtTx, c files.Change) (files.Applied, error) {
-	const op = "index"
-	var res files.Applied
-	err := func() error {
-		now := ix.now()
-		rec := c.Record
-		if c.Kept != nil {
-			if err := insertVersion(tx, rec.Conversation, *c.Kept); err != nil {
-				return err
-			}
-		}
-		if c.Replaced != nil {
-			if err := markDeleted(tx, c.Replaced.ID, now); err != nil {
-				return err
-			}
-			ev, err := ix.insertEvent(tx, files.Event{Type: files.FileDeleted, Conversation: c.Replaced.Conversation,
-				ID: c.Replaced.ID, Name: c.Replaced.Name, Time: now})
-			if err != nil {
-				return err
-			}
-			res.Events = append(res.Events, ev)
-		}
-		switch c.Type {
-		case files.FileDeleted:
-			if rec.ID != "" {
-				if err := markDeleted(tx, rec.ID, now); err != nil {
-					return err
-				}
-			}
-		default:
-			if rec.ID == "" {
-				rec.ID = newID()
-			}
-			if err := putLive(tx, rec, now); err != nil {
-				return err
-			}
-		}
-		if c.Kept != nil {
-			pruned, err := prune(tx, c.Kept.FileID, c.Keep)
-			if err != nil {
-				return err
-			}
-			res.Pruned = pruned
-		}
-		if err := dropUnkept(tx, rec.ID); err != nil {
-			return err
-		}
-		if c.Replaced != nil {
-			if err := dropUnkept(tx, c.Replaced.ID); err != nil {
-				return err
-			}
-		}
-		ev, err := ix.insertEvent(tx, files.Event{Type: c.Type, Conversation: rec.Conversation, ID: rec.ID, Name: rec.Name,
-			Size: rec.Size, MIME: rec.MIME, Session: rec.Session, RenamedFrom: c.RenamedFrom, Time: now})
-		if err != nil {
-			return err
-		}
-		res.Events = append(res.Events, ev)
-		res.Record = rec
-		return nil
-	}()
-	return res, wrap(op, err)
+	res, err := files.ApplyChange(c, ix.now(), newID, changeWriter{ix, tx})
+	return res, wrap("index", err)
+}
+
+// changeWriter is the transaction's SQL for files.ApplyChange.
+type changeWriter struct {
+	ix *Index
+	tx *stmtTx
+}
+
+func (w changeWriter) InsertVersion(conversation string, v files.Version) error {
+	return insertVersion(w.tx, conversation, v)
+}
+
+func (w changeWriter) MarkDeleted(id string, now time.Time) error { return markDeleted(w.tx, id, now) }
+
+func (w changeWriter) PutLive(rec files.Record, now time.Time) error { return putLive(w.tx, rec, now) }
+
+func (w changeWriter) Prune(fileID string, keep int) ([]files.Version, error) {
+	return prune(w.tx, fileID, keep)
+}
+
+func (w changeWriter) DropUnkept(id string) error { return dropUnkept(w.tx, id) }
+
+func (w changeWriter) InsertEvent(ev files.Event) (files.Event, error) {
+	return w.ix.insertEvent(w.tx, ev)
 }
 
 // putLive writes rec as a live file. Another live row with its name (one
