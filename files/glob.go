@@ -83,3 +83,27 @@ func classEnd(pattern string, open int) int {
 	}
 	return -1
 }
+
+// GlobPage is one page of the names that match a listing's pattern,
+// chosen from candidate rows offered in listing order (an index narrows
+// them with CoarseGlob, MatchGlob decides): the IDs of the page q asks
+// for, and how many match in all.
+type GlobPage struct {
+	q     ListQuery
+	IDs   []string
+	Total int
+}
+
+// NewGlobPage starts the page q asks for.
+func NewGlobPage(q ListQuery) *GlobPage { return &GlobPage{q: q} }
+
+// Offer considers the next candidate row.
+func (p *GlobPage) Offer(id, name string) {
+	if !MatchGlob(p.q.Pattern, name) {
+		return
+	}
+	if p.Total >= p.q.Offset && (p.q.Limit <= 0 || len(p.IDs) < p.q.Limit) {
+		p.IDs = append(p.IDs, id)
+	}
+	p.Total++
+}

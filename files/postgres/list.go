@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"convfiles/files"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // orderBy maps a sort key to its ORDER BY clause; each has an index.
@@ -88,34 +90,20 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 	if err != nil {
 		return nil, 0, wrap(op, err)
 	}
-	var page []string
-	total := 0
-	for rows.Next() {
-		var id, name string
-		if err := rows.Scan(&id, &name); err != nil {
-			rows.Close()
-			return nil, 0, wrap(op, err)
-		}
-		if !files.MatchGlob(q.Pattern, name) {
-			continue
-		}
-		if total >= q.Offset && (q.Limit <= 0 || len(page) < q.Limit) {
-			page = append(page, id)
-		}
-		total++
-	}
-	if err := rows.Err(); err != nil {
+	page := files.NewGlobPage(q)
+	var id, name string
+	if _, err := pgx.ForEachRow(rows, []any{&id, &name}, func() error { page.Offer(id, name); return nil }); err != nil {
 		return nil, 0, wrap(op, err)
 	}
-	if len(page) == 0 {
-		return []files.Record{}, total, nil
+	if len(page.IDs) == 0 {
+		return []files.Record{}, page.Total, nil
 	}
-	recs, err := ix.records(ctx, `SELECT `+fileColumns+` FROM files WHERE id = ANY($1)`, page)
+	recs, err := ix.records(ctx, `SELECT `+fileColumns+` FROM files WHERE id = ANY($1)`, page.IDs)
 	if err != nil {
 		return nil, 0, err
 	}
 	files.SortRecords(recs, q.Sort, q.Desc)
-	return recs, total, nil
+	return recs, page.Total, nil
 }
 
 func (ix *Index) records(ctx context.Context, query string, args ...any) ([]files.Record, error) {

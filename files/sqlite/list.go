@@ -56,35 +56,32 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 	if err != nil {
 		return nil, 0, wrap(op, err)
 	}
-	var page []any
-	total := 0
+	page := files.NewGlobPage(q)
 	for rows.Next() {
 		var id, name string
 		if err := rows.Scan(&id, &name); err != nil {
 			rows.Close()
 			return nil, 0, wrap(op, err)
 		}
-		if !files.MatchGlob(q.Pattern, name) {
-			continue
-		}
-		if total >= q.Offset && (q.Limit <= 0 || len(page) < q.Limit) {
-			page = append(page, id)
-		}
-		total++
+		page.Offer(id, name)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, 0, wrap(op, err)
 	}
-	if len(page) == 0 {
-		return []files.Record{}, total, nil
+	if len(page.IDs) == 0 {
+		return []files.Record{}, page.Total, nil
 	}
-	recs, err := ix.recordsByID(ctx, page)
+	ids := make([]any, len(page.IDs))
+	for i, id := range page.IDs {
+		ids[i] = id
+	}
+	recs, err := ix.recordsByID(ctx, ids)
 	if err != nil {
 		return nil, 0, err
 	}
 	files.SortRecords(recs, q.Sort, q.Desc)
-	return recs, total, nil
+	return recs, page.Total, nil
 }
 
 // listAll reads every candidate row in full in one query and keeps the
