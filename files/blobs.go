@@ -65,6 +65,11 @@ type ObjectStore interface {
 	// Location names where a conversation's objects live, for display
 	// (s3://bucket/prefix/conversation).
 	Location(conversation string) string
+	// OpenWritten opens an object that was written once and never
+	// changes, as its row describes it (info): no request asks the store
+	// about it first, so a read is one request. A missing object fails
+	// the first read with KindNotFound.
+	OpenWritten(ctx context.Context, key BlobKey, info BlobInfo) (Blob, error)
 }
 
 // BlobKey names the bytes of one file or one kept version: a path inside

@@ -70,20 +70,9 @@ func (sp *Space) openObject(ctx context.Context, op, name string) (Blob, error) 
 	if err != nil {
 		return nil, err
 	}
-	b, err := sp.blobs.Open(ctx, sp.key(rec.Blob))
-	if err != nil {
-		return nil, relabel(op, err)
-	}
-	return &rowBlob{Blob: b, info: objectInfo(rec)}, nil
+	b, err := sp.blobs.(ObjectStore).OpenWritten(ctx, sp.key(rec.Blob), objectInfo(rec))
+	return b, relabelErr(op, err)
 }
-
-// rowBlob is an object described by its row.
-type rowBlob struct {
-	Blob
-	info BlobInfo
-}
-
-func (b *rowBlob) Info() BlobInfo { return b.info }
 
 // openBlob opens the current bytes of name in any store.
 func (sp *Space) openBlob(ctx context.Context, op, name string) (Blob, error) {

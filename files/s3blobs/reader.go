@@ -39,6 +39,20 @@ func (b *Blobs) Open(ctx context.Context, key files.BlobKey) (files.Blob, error)
 	return &blob{Object: obj, info: info(key.Path, oi)}, nil
 }
 
+// OpenWritten opens an object written once, as info describes it: one
+// GET when it is read, no HEAD before.
+func (b *Blobs) OpenWritten(ctx context.Context, key files.BlobKey, info files.BlobInfo) (files.Blob, error) {
+	name, err := b.object("read", key)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := b.c.GetObject(ctx, b.cfg.Bucket, name, minio.GetObjectOptions{})
+	if err != nil {
+		return nil, b.fail("read", key.Path, err)
+	}
+	return &blob{Object: obj, info: info}, nil
+}
+
 func (o *blob) Info() files.BlobInfo { return o.info }
 
 func (o *blob) Read(p []byte) (int, error) {
@@ -57,6 +71,9 @@ func (o *blob) ReadAt(p []byte, off int64) (int, error) {
 func (o *blob) classify(err error) error {
 	if err == nil || err == io.EOF {
 		return err
+	}
+	if isNotFound(err) {
+		return files.E("read", files.KindNotFound, o.info.Path, "no such file", err)
 	}
 	if minio.ToErrorResponse(err).StatusCode == 412 {
 		return files.E("read", files.KindConflict, o.info.Path, "the file changed while it was read; read it again", files.ErrChanged)

@@ -2,6 +2,7 @@ package s3blobs_test
 
 import (
 	"context"
+	"io"
 	"os"
 	"testing"
 
@@ -87,4 +88,40 @@ func TestHostileKeysAreRefused(t *testing.T) {
 		t.Fatalf("the victim's object after the attempts: %v", err)
 	}
 	f.Close()
+}
+
+// TestOpenWrittenReadsInOneRequest: an object opened as its row
+// describes it reads back whole and at an offset; one that is gone fails
+// its first read as not found, not as a broken stream.
+func TestOpenWrittenReadsInOneRequest(t *testing.T) {
+	ctx := context.Background()
+	b := openBucket(t, "")
+	key := files.BlobKey{Conversation: "c1", Path: files.ReservedPrefix + "objects/x"}
+	w, _ := b.Create(ctx, key)
+	w.Write([]byte("written once"))
+	w.Seal(ctx)
+	if err := w.Put(ctx, key, true); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	f, err := b.OpenWritten(ctx, key, files.BlobInfo{Path: "x.txt", Size: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tail := make([]byte, 4)
+	if n, err := f.ReadAt(tail, 8); n != 4 || string(tail) != "once" || (err != nil && err != io.EOF) {
+		t.Fatalf("ReadAt = %d %q %v", n, tail, err)
+	}
+	if got, err := io.ReadAll(f); string(got) != "written once" || err != nil || f.Info().Path != "x.txt" {
+		t.Fatalf("read %q %v, info %+v", got, err, f.Info())
+	}
+	f.Close()
+	gone, err := b.OpenWritten(ctx, files.BlobKey{Conversation: "c1", Path: files.ReservedPrefix + "objects/gone"}, files.BlobInfo{Size: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gone.Close()
+	if _, err := io.ReadAll(gone); files.KindOf(err) != files.KindNotFound {
+		t.Fatalf("reading a missing object: %v", err)
+	}
 }
