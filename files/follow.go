@@ -3,7 +3,6 @@ package files
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -234,14 +233,17 @@ func (o *outsideChanges) poll(stop chan struct{}, seen int64) {
 	// look; any other is asked once per FollowPoll.
 	var tick <-chan time.Time
 	notices := make(chan struct{}, 1)
-	var heard atomic.Int64 // the newest number a notice named; -1: look anyway
+	var mu sync.Mutex
+	heard := int64(0) // the newest number a notice named; -1: look anyway
 	if n, ok := o.ix.(ChangeNotifier); ok {
 		defer n.NotifyChanges(func(seq int64) {
-			if seq == 0 {
-				seq = -1
+			mu.Lock()
+			if seq == 0 || heard < 0 {
+				heard = -1
+			} else {
+				heard = max(heard, seq)
 			}
-			for old := heard.Load(); old >= 0 && (seq < 0 || seq > old) && !heard.CompareAndSwap(old, seq); old = heard.Load() {
-			}
+			mu.Unlock()
 			select {
 			case notices <- struct{}{}:
 			default:
@@ -279,7 +281,11 @@ func (o *outsideChanges) poll(stop chan struct{}, seen int64) {
 		case <-notices:
 			// A notice of this process's own commit, already seen on
 			// the Bus, needs no look.
-			if h := heard.Swap(0); h < 0 || h > seen {
+			mu.Lock()
+			h := heard
+			heard = 0
+			mu.Unlock()
+			if h < 0 || h > seen {
 				look()
 			}
 		}

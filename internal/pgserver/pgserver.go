@@ -24,6 +24,7 @@ import (
 
 // Server is one running PostgreSQL server.
 type Server struct {
+	bin  string
 	dir  string
 	port int
 	cmd  *exec.Cmd
@@ -100,7 +101,7 @@ func start(bin, dir, data string, cred *syscall.Credential, opts Options) (*Serv
 		logf.Close()
 		return nil, err
 	}
-	s := &Server{dir: dir, port: port, cmd: cmd, done: make(chan error, 1), log: logf}
+	s := &Server{bin: bin, dir: dir, port: port, cmd: cmd, done: make(chan error, 1), log: logf}
 	go func() { s.done <- cmd.Wait() }()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
@@ -127,8 +128,7 @@ func start(bin, dir, data string, cred *syscall.Credential, opts Options) (*Serv
 // ready reports whether the server has finished starting up (it accepts
 // TCP before it accepts sessions).
 func (s *Server) ready() bool {
-	bin, _ := binDir()
-	out, err := exec.Command(filepath.Join(bin, "pg_isready"), "-h", "127.0.0.1", "-p", strconv.Itoa(s.port), "-U", User).CombinedOutput()
+	out, err := exec.Command(filepath.Join(s.bin, "pg_isready"), "-h", "127.0.0.1", "-p", strconv.Itoa(s.port), "-U", User).CombinedOutput()
 	return err == nil && strings.Contains(string(out), "accepting")
 }
 
