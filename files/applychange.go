@@ -82,3 +82,23 @@ func ApplyChange(c Change, now time.Time, newID func() string, w ChangeWriter) (
 	res.Record = rec
 	return res, nil
 }
+
+// ImportRows records rec and its kept versions through w as they are
+// (see Tx.Import): the file's row, then its versions, then its deletion
+// at the time it was deleted, if it was. A live row that holds rec's name
+// under another ID is displaced, as PutLive displaces it; the caller
+// decides beforehand whether that may happen.
+func ImportRows(rec Record, versions []Version, w ChangeWriter) error {
+	if err := w.PutLive(rec, rec.Modified); err != nil {
+		return err
+	}
+	for _, v := range versions {
+		if err := w.InsertVersion(rec.Conversation, v); err != nil {
+			return err
+		}
+	}
+	if rec.Deleted != nil {
+		return w.MarkDeleted(rec.ID, *rec.Deleted)
+	}
+	return nil
+}

@@ -154,6 +154,10 @@ type Index interface {
 	// RemoveConversation drops every row of a conversation and records
 	// the deletion events.
 	RemoveConversation(ctx context.Context, conversation string) ([]Event, error)
+	// ContinueEvents makes the next event's number greater than after, so
+	// that a client resuming with a number another store handed out (the
+	// one a transfer came from) misses nothing recorded here.
+	ContinueEvents(ctx context.Context, after int64) error
 	// Close releases the index.
 	Close() error
 }
@@ -176,6 +180,10 @@ type FileIndex interface {
 	Conversations(ctx context.Context) ([]ConversationInfo, error)
 	// ConversationIDs lists every conversation the index holds rows for.
 	ConversationIDs(ctx context.Context) ([]string, error)
+	// Files returns up to limit rows of a conversation, live or deleted,
+	// ordered by ID, after the ID after ("" from the first): what a
+	// transfer to another store pages through.
+	Files(ctx context.Context, conversation, after string, limit int) ([]Record, error)
 }
 
 // EventLog is the index's feed of changes, numbered in commit order: an
@@ -221,6 +229,10 @@ type Tx interface {
 	Usage(conversation string) (Usage, error)
 	// Apply records a change and its events.
 	Apply(c Change) (Applied, error)
+	// Import records a file and its kept versions exactly as another
+	// store had them (IDs, version numbers, times, sizes), with no event:
+	// a transfer between stores, not a change (see ImportRows).
+	Import(rec Record, versions []Version) error
 }
 
 // Usage is what one conversation holds: its live files, and the bytes of

@@ -30,13 +30,8 @@ func objectInfo(rec Record) BlobInfo {
 	return BlobInfo{Path: rec.Name, Size: rec.Size, ModTime: rec.Modified, Tag: rec.Blob}
 }
 
-// blobKeyOf is where the bytes of a kept version live.
-func (sp *Space) versionKey(v Version) BlobKey {
-	if v.Blob != "" {
-		return sp.key(v.Blob)
-	}
-	return sp.key(versionPath(v.FileID, v.Version))
-}
+// versionKey is where the bytes of a kept version live.
+func (sp *Space) versionKey(v Version) BlobKey { return versionBlobKey(sp.id, v) }
 
 // objectRecord returns the live row of name, or why there is none: not
 // found, or a folder (other files lie below it).
