@@ -49,6 +49,7 @@ var commands = []command{
 	{"restore", "make a kept version a file's content again", cmdRestore},
 	{"cleanup", "delete conversations, by ID or by age", cmdCleanup},
 	{"prompt", "print the system-prompt text that teaches the file helpers", cmdPrompt},
+	{"migrate", "copy this store into another (disk and SQLite to PostgreSQL and S3, or back), resumably", cmdMigrate},
 	{"collect-garbage", "remove the object store's objects that no file or version names", cmdCollect},
 	{"keys", "create, list and revoke API keys; print a new signing key", cmdKeys},
 	{"version", "print the version", cmdVersion},

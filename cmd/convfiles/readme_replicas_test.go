@@ -25,7 +25,7 @@ func TestReadmeRunningSeveralReplicas(t *testing.T) {
 	}
 	section := string(raw)
 	section = section[strings.Index(section, "## Running several replicas"):]
-	section = section[:strings.Index(section, "## Security model")]
+	section = section[:strings.Index(section, "### Moving a store in and out")]
 	blocks := regexp.MustCompile("(?ms)^```(\\w*)\n(.*?)^```").FindAllStringSubmatch(section, -1)
 	if len(blocks) != 2 || blocks[0][1] != "toml" || blocks[1][1] != "bash" {
 		t.Fatalf("the section has %d blocks; want its configuration and its command", len(blocks))

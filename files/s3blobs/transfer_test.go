@@ -5,8 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -65,52 +63,6 @@ func fillHistory(t *testing.T, s *files.Store) {
 	}
 }
 
-// storeState is everything of a conversation a transfer must keep: each
-// row (less where its bytes live), its versions, and all their bytes.
-type storeState struct {
-	Rows     []files.Record
-	Versions map[string][]files.Version
-	Bytes    map[string][]byte // by "ID" and "ID@version"
-}
-
-func stateOf(t *testing.T, s *files.Store, conv string) storeState {
-	t.Helper()
-	ctx := context.Background()
-	st := storeState{Versions: map[string][]files.Version{}, Bytes: map[string][]byte{}}
-	sp, err := s.Space(conv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sp.Close()
-	recs, err := s.Index().Files(ctx, conv, "", 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range recs {
-		if r.Deleted == nil {
-			st.Bytes[r.ID] = []byte(filestest.Read(t, sp, r.Name))
-		}
-		r.Blob, r.DiskTime = "", 0
-		st.Rows = append(st.Rows, r)
-		vs, err := s.Index().Versions(ctx, r.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, v := range vs {
-			b, _, err := sp.OpenVersion(r.ID, v.Version)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(b)
-			b.Close()
-			st.Bytes[fmt.Sprintf("%s@%d", r.ID, v.Version)] = body
-			vs[i].Blob = ""
-		}
-		st.Versions[r.ID] = vs
-	}
-	return st
-}
-
 // TestTransferRoundTrip moves a conversation from the embedded store into
 // PostgreSQL and S3 and back into another embedded store: IDs, versions,
 // times and bytes arrive unchanged, a second run skips everything, and
@@ -119,7 +71,7 @@ func TestTransferRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	disk := openDiskStore(t, t.TempDir())
 	fillHistory(t, disk)
-	want := stateOf(t, disk, "c1")
+	want := filestest.StateOf(t, disk, "c1")
 	if len(want.Rows) != 3 || len(want.Versions[want.Rows[0].ID])+len(want.Versions[want.Rows[1].ID])+len(want.Versions[want.Rows[2].ID]) != 3 {
 		t.Fatalf("the history is not what the test means: %+v", want)
 	}
@@ -134,7 +86,7 @@ func TestTransferRoundTrip(t *testing.T) {
 	if rep.Files != 3 || rep.Versions != 3 || rep.Skipped != 0 || progressed != rep.Bytes {
 		t.Fatalf("report %+v, %d bytes of progress; want 3 files, 3 versions, progress = bytes", rep, progressed)
 	}
-	if got := stateOf(t, shared, "c1"); !reflect.DeepEqual(got, want) {
+	if got := filestest.StateOf(t, shared, "c1"); !reflect.DeepEqual(got, want) {
 		t.Fatalf("in PostgreSQL and S3 the conversation is\n%+v\nwant\n%+v", got, want)
 	}
 	du, _ := disk.Index().Usage(ctx, "c1")
@@ -151,7 +103,7 @@ func TestTransferRoundTrip(t *testing.T) {
 	if _, err := files.Transfer(ctx, shared, back, "c1", nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := stateOf(t, back, "c1"); !reflect.DeepEqual(got, want) {
+	if got := filestest.StateOf(t, back, "c1"); !reflect.DeepEqual(got, want) {
 		t.Fatalf("back on disk the conversation is\n%+v\nwant\n%+v", got, want)
 	}
 	if n := countObjects(t, blobs, "c1"); n != 5 {
@@ -181,7 +133,7 @@ func TestTransferResumesAfterAnInterruption(t *testing.T) {
 	if err != nil || rep.Files+rep.Skipped != 3 || rep.Files == 0 {
 		t.Fatalf("the resumed run: %+v, %v; want the rest of the 3 files copied", rep, err)
 	}
-	if got, want := stateOf(t, shared, "c1"), stateOf(t, disk, "c1"); !reflect.DeepEqual(got, want) {
+	if got, want := filestest.StateOf(t, shared, "c1"), filestest.StateOf(t, disk, "c1"); !reflect.DeepEqual(got, want) {
 		t.Fatalf("after resuming the conversation is\n%+v\nwant\n%+v", got, want)
 	}
 	if gc, err := shared.CollectGarbage(context.Background(), 0); err != nil || gc.Referenced != 5 {
