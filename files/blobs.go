@@ -68,7 +68,7 @@ type ObjectStore interface {
 	// OpenWritten opens an object that was written once and never
 	// changes, as its row describes it (info): no request asks the store
 	// about it first, so a read is one request. A missing object fails
-	// the first read with KindNotFound.
+	// with KindNotFound, when it is opened or at the first read.
 	OpenWritten(ctx context.Context, key BlobKey, info BlobInfo) (Blob, error)
 }
 

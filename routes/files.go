@@ -1,12 +1,13 @@
 package routes
 
 import (
-	"convfiles/auth"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
+	"convfiles/auth"
 	"convfiles/files"
 )
 
@@ -62,13 +63,33 @@ func serveBytes(w http.ResponseWriter, r *http.Request, f files.Blob, info files
 	h["Cache-Control"] = noCache
 	h["Etag"] = fh.etag
 	// ServeContent seeks back to the start; passing a local file itself
-	// lets net/http send it with sendfile.
-	var content io.ReadSeeker = f
+	// lets net/http send it with sendfile. Bytes from an object store
+	// are copied in pieces of 1 MiB instead of net/http's 32 KiB: a
+	// thirty-second of the system calls, which on a 64 MiB file takes
+	// the relay from 0.57 to 0.92 of a direct GET (BENCHMARKS.md).
 	if lf := files.LocalFile(f); lf != nil {
-		content = lf
+		http.ServeContent(w, r, info.Name, info.ModTime, lf)
+		return
 	}
-	http.ServeContent(w, r, info.Name, info.ModTime, content)
+	http.ServeContent(largeCopies{w}, r, info.Name, info.ModTime, f)
 }
+
+// copyBuffers are the buffers of largeCopies.
+var copyBuffers = sync.Pool{New: func() any { return new([1 << 20]byte) }}
+
+// largeCopies is a ResponseWriter whose ReadFrom copies through a 1 MiB
+// buffer, taken from a pool for the copy's duration.
+type largeCopies struct{ http.ResponseWriter }
+
+// ReadFrom copies r to the response in large pieces.
+func (w largeCopies) ReadFrom(r io.Reader) (int64, error) {
+	buf := copyBuffers.Get().(*[1 << 20]byte)
+	defer copyBuffers.Put(buf)
+	return io.CopyBuffer(struct{ io.Writer }{w.ResponseWriter}, r, buf[:])
+}
+
+// Unwrap is for http.ResponseController.
+func (w largeCopies) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // handleDownload is GET /api/files/{id}/download: always an attachment.
 func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) { s.serveByID(w, r, true) }

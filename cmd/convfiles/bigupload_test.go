@@ -55,8 +55,41 @@ func TestGiBUploadStreamsInBoundedMemory(t *testing.T) {
 	}
 }
 
+// TestGiBUploadToS3StreamsInBoundedMemory uploads 1 GiB to a replica
+// whose bytes live in S3: spooled to disk and sent on in 16 MiB parts,
+// never held, so the server's peak memory (VmHWM) stays under 100 MiB,
+// and the object holds every byte. Runs with CONVFILES_BIG_TESTS=1.
+func TestGiBUploadToS3StreamsInBoundedMemory(t *testing.T) {
+	if os.Getenv("CONVFILES_BIG_TESTS") != "1" {
+		t.Skip("writes 2 GiB: set CONVFILES_BIG_TESTS=1 (.ci/run does)")
+	}
+	const gib = 1 << 30
+	storage, _, _ := distributedConfig(t, "")
+	srv := startServerProcessWith(t, t.TempDir(), "[limits]\nmax_file_bytes = 1073741824\nmax_conversation_bytes = 4294967296\n"+storage)
+	defer func() { srv.cmd.Process.Signal(syscall.SIGTERM); srv.cmd.Wait() }()
+
+	status, body := streamUpload(t, srv.base, "big.bin", gib)
+	if status != http.StatusCreated {
+		t.Fatalf("1 GiB upload: %d %s", status, body)
+	}
+	peak := peakMemory(t, srv.cmd.Process.Pid)
+	t.Logf("replica peak memory (VmHWM) after a 1 GiB upload to S3: %.1f MiB", float64(peak)/(1<<20))
+	if peak >= 100<<20 {
+		t.Errorf("peak memory %d MiB, want under 100 MiB", peak>>20)
+	}
+	resp, err := http.Get(srv.base + "/files/big/big.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	n, err := io.Copy(io.Discard, resp.Body)
+	if err != nil || n != gib {
+		t.Fatalf("the link gives back %d bytes (%v), want 1 GiB", n, err)
+	}
+}
+
 // streamUpload sends size bytes as one file, generated while it is sent.
-func streamUpload(t *testing.T, base, name string, size int64) (int, string) {
+func streamUpload(t testing.TB, base, name string, size int64) (int, string) {
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
 	go func() {
@@ -82,7 +115,7 @@ func streamUpload(t *testing.T, base, name string, size int64) (int, string) {
 }
 
 // peakMemory reads a process's peak resident set size from /proc.
-func peakMemory(t *testing.T, pid int) int64 {
+func peakMemory(t testing.TB, pid int) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		t.Fatal(err)

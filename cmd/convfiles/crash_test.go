@@ -55,7 +55,7 @@ func startServerProcess(t *testing.T, dataDir string) *serverProcess {
 }
 
 // startServerProcessWith starts the server with a config file holding toml.
-func startServerProcessWith(t *testing.T, dataDir, toml string) *serverProcess {
+func startServerProcessWith(t testing.TB, dataDir, toml string) *serverProcess {
 	t.Helper()
 	if toml != "" {
 		cfgDir := filepath.Join(dataDir, "config", "convfiles")

@@ -82,7 +82,7 @@ func TestReadmeRunningSeveralReplicas(t *testing.T) {
 
 // uploadWithKey uploads body as name into conv with a bearer key and
 // returns the link the answer carries.
-func uploadWithKey(t *testing.T, base, key, conv, name, body string) string {
+func uploadWithKey(t testing.TB, base, key, conv, name, body string) string {
 	t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)

@@ -49,7 +49,7 @@ func (rs *replicaSet) kill(i int, pause time.Duration) {
 
 // distributedConfig is the [storage] configuration of a deployment on
 // the test servers, with the extra TOML given.
-func distributedConfig(t *testing.T, extra string) (toml, dbURL string, bucket string) {
+func distributedConfig(t testing.TB, extra string) (toml, dbURL string, bucket string) {
 	s3 := s3server.Shared(t)
 	dbURL, bucket = pgserver.Database(t), s3server.Bucket(t)
 	toml = fmt.Sprintf(`[storage]

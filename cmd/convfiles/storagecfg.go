@@ -54,6 +54,10 @@ type S3Config struct {
 	SecretKey string `toml:"secret_key"`
 	// PartSize is a multipart upload's part size (default 16 MiB).
 	PartSize int64 `toml:"part_size"`
+	// CacheBytes is the memory a replica keeps small objects (up to 256
+	// KiB) in once read (default 64 MiB; -1: none). Objects are never
+	// rewritten, so the cache is never stale.
+	CacheBytes int64 `toml:"cache_bytes"`
 }
 
 // distributed reports whether the store is shared by replicas: its
@@ -76,6 +80,9 @@ func (c Config) validateStorage() error {
 	}
 	if s.S3.PartSize != 0 && (s.S3.PartSize < 5<<20 || s.S3.PartSize > 5<<30) {
 		return errors.New("config: storage.s3.part_size must be between 5 MiB and 5 GiB, as S3 requires")
+	}
+	if s.S3.CacheBytes < -1 {
+		return errors.New("config: storage.s3.cache_bytes must be -1 (no cache), 0 (the default, 64 MiB) or a size in bytes")
 	}
 	if s.GCInterval.Duration < 0 || s.GCGrace.Duration < 0 {
 		return errors.New("config: storage.gc_interval and storage.gc_grace must not be negative")
@@ -139,7 +146,7 @@ func openObjects(cfg Config) (files.ObjectStore, error) {
 	s := cfg.Storage.S3
 	c := s3blobs.Config{Endpoint: firstSet(s.Endpoint, os.Getenv("AWS_ENDPOINT_URL_S3"), os.Getenv("AWS_ENDPOINT_URL")),
 		Bucket: bucket, Prefix: prefix, Region: firstSet(s.Region, os.Getenv("AWS_REGION"), os.Getenv("AWS_DEFAULT_REGION"), "us-east-1"),
-		AccessKey: s.AccessKey, SecretKey: s.SecretKey, SpoolDir: filepath.Join(cfg.DataDir, "spool"), PartSize: uint64(s.PartSize)}
+		AccessKey: s.AccessKey, SecretKey: s.SecretKey, SpoolDir: filepath.Join(cfg.DataDir, "spool"), PartSize: uint64(s.PartSize), CacheBytes: s.CacheBytes}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	return s3blobs.Open(ctx, c)

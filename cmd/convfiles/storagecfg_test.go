@@ -16,6 +16,7 @@ func TestStorageConfigRefusals(t *testing.T) {
 		{`[storage]` + "\n" + `index = "postgres://h/db"` + "\n" + `blobs = "gs://bucket"`, "write s3://bucket"},
 		{`[storage]` + "\n" + `gc_grace = "-1h"`, "must not be negative"},
 		{"[storage.s3]\npart_size = 1024", "between 5 MiB and 5 GiB"},
+		{"[storage.s3]\ncache_bytes = -5", "-1 (no cache)"},
 	} {
 		c := newCLI(t)
 		os.WriteFile(c.config, []byte(tc.toml), 0o600)

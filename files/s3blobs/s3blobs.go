@@ -50,6 +50,10 @@ type Config struct {
 	// PartSize is the multipart upload's part size; 0 means
 	// DefaultPartSize.
 	PartSize uint64
+	// CacheBytes bounds the memory that keeps small objects (up to 256
+	// KiB) read recently; 0 means DefaultCacheBytes, a negative number
+	// none.
+	CacheBytes int64
 }
 
 // Blobs is a files.ObjectStore in one bucket.
@@ -57,6 +61,7 @@ type Blobs struct {
 	c      *minio.Client
 	cfg    Config
 	prefix string // "" or ending in "/"
+	cache  *objectCache
 }
 
 var _ files.ObjectStore = (*Blobs)(nil)
@@ -98,7 +103,10 @@ func Open(ctx context.Context, cfg Config) (*Blobs, error) {
 	if prefix != "" {
 		prefix += "/"
 	}
-	return &Blobs{c: c, cfg: cfg, prefix: prefix}, nil
+	if cfg.CacheBytes == 0 {
+		cfg.CacheBytes = DefaultCacheBytes
+	}
+	return &Blobs{c: c, cfg: cfg, prefix: prefix, cache: newObjectCache(cfg.CacheBytes)}, nil
 }
 
 // Location names where a conversation's objects live.
@@ -224,6 +232,7 @@ func (b *Blobs) Delete(ctx context.Context, key files.BlobKey) error {
 	if err != nil {
 		return err
 	}
+	b.cache.drop(name)
 	err = b.c.RemoveObject(ctx, b.cfg.Bucket, name, minio.RemoveObjectOptions{})
 	if isNotFound(err) {
 		return nil
