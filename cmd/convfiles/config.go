@@ -113,6 +113,10 @@ type ServerConfig struct {
 	// MCPSessionIdle closes an MCP-over-HTTP session that has sent no
 	// request for this long (default 30m).
 	MCPSessionIdle Duration `toml:"mcp_session_idle"`
+	// MCPStateless answers every MCP-over-HTTP request on its own, with
+	// no session, so that replicas need no session affinity; clients get
+	// no notifications (resource updates).
+	MCPStateless bool `toml:"mcp_stateless"`
 	// AccessLog writes one structured line per HTTP request (default: on
 	// in hosted mode, off in local mode, where it would cost the hottest
 	// route, links, 7% for one user's own requests).

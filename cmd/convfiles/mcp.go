@@ -71,6 +71,7 @@ func newMCPServer(cfg Config, e *env, store *files.Store, scripts *scripting, co
 		Link:         scripts.links.URL,
 		Hosted:       hosted,
 		SessionIdle:  cfg.Server.MCPSessionIdle.Duration,
+		Stateless:    cfg.Server.MCPStateless,
 		Conversation: conv,
 		Version:      buildVersion(),
 		Logger:       e.logger,

@@ -49,6 +49,10 @@ type Config struct {
 	// SessionIdle closes an HTTP session that sent no request for this
 	// long (DefaultSessionIdle when zero).
 	SessionIdle time.Duration
+	// Stateless serves every HTTP request on its own, with no session:
+	// any replica can answer any request, at the cost of notifications
+	// (resource updates), which need a session to reach.
+	Stateless bool
 	// Version is reported to clients in the initialize handshake.
 	Version string
 	Logger  *slog.Logger
@@ -126,12 +130,13 @@ func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSessi
 }
 
 // HTTPHandler serves the streamable HTTP transport. Idle sessions end
-// after Config.SessionIdle; the handler refuses requests whose Host is not local when
+// after Config.SessionIdle (Config.Stateless: there are none); the handler refuses requests whose Host is not local when
 // they arrive on a loopback address (DNS rebinding).
 func (s *Server) HTTPHandler() http.Handler {
 	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, &sdk.StreamableHTTPOptions{
 		Logger:         sdkLogger(s.log),
 		SessionTimeout: s.cfg.SessionIdle,
+		Stateless:      s.cfg.Stateless,
 	})
 }
 
