@@ -20,13 +20,7 @@ import (
 // folder. Every conversation arrives as it was, a second run copies
 // nothing, event numbers go on, and the key and the code come along.
 func TestReadmeMovingAStore(t *testing.T) {
-	raw, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	section := string(raw)
-	section = section[strings.Index(section, "### Moving a store in and out"):]
-	section = section[:strings.Index(section, "## Security model")]
+	section := readmeSection(t, "### Moving a store in and out", "## Security model")
 	blocks := regexp.MustCompile("(?ms)^```bash\n(.*?)^```").FindAllStringSubmatch(section, -1)
 	if len(blocks) != 1 {
 		t.Fatalf("the section has %d bash blocks, want its commands", len(blocks))

@@ -348,3 +348,24 @@ func checkReadmeConfig(t *testing.T, body string) {
 		t.Errorf("the README's configuration is not the defaults:\n got %+v\nwant %+v", got, want)
 	}
 }
+
+// readmeSection is the README's text from the heading start up to the
+// heading end.
+func readmeSection(t *testing.T, start, end string) string {
+	t.Helper()
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(raw)
+	i := strings.Index(section, start)
+	if i < 0 {
+		t.Fatalf("the README has no %q", start)
+	}
+	section = section[i:]
+	j := strings.Index(section, end)
+	if j < 0 {
+		t.Fatalf("the README has no %q after %q", end, start)
+	}
+	return section[:j]
+}
