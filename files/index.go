@@ -69,6 +69,23 @@ const (
 	SortModified SortKey = "modified"
 )
 
+// OrderBy is the ORDER BY clause of a listing sorted by k in an SQL
+// index (both name the columns alike, and each clause has an index):
+// ties sort by name, in the same direction.
+func (k SortKey) OrderBy(desc bool) string {
+	dir := " ASC"
+	if desc {
+		dir = " DESC"
+	}
+	switch k {
+	case SortSize:
+		return "size" + dir + ", name" + dir
+	case SortModified:
+		return "modified_on" + dir + ", name" + dir
+	}
+	return "name" + dir
+}
+
 // ListQuery selects and orders a page of a conversation's files.
 type ListQuery struct {
 	Pattern string // a glob (see MatchGlob); "" matches every file

@@ -10,21 +10,6 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// orderBy maps a sort key to its ORDER BY clause; each has an index.
-func orderBy(key files.SortKey, desc bool) string {
-	dir := " ASC"
-	if desc {
-		dir = " DESC"
-	}
-	switch key {
-	case files.SortSize:
-		return "size" + dir + ", name" + dir
-	case files.SortModified:
-		return "modified_on" + dir + ", name" + dir
-	}
-	return "name" + dir
-}
-
 // likePattern turns files.CoarseGlob's expression into a LIKE pattern
 // with the same meaning: * is %, ? is _, a one-character class is that
 // character, and LIKE's own %, _ and \ are escaped.
@@ -71,7 +56,7 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 		args = append(args, likePattern(files.CoarseGlob(q.Pattern)))
 		where += ` AND name LIKE $` + strconv.Itoa(len(args))
 	}
-	order := orderBy(q.Sort, q.Desc)
+	order := q.Sort.OrderBy(q.Desc)
 	if q.Pattern == "" {
 		var total int64
 		if err := ix.pool.QueryRow(ctx, `SELECT COUNT(*) FROM files WHERE `+where, args...).Scan(&total); err != nil {

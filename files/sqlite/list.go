@@ -5,21 +5,6 @@ import (
 	"convfiles/files"
 )
 
-// orderBy maps a sort key to its ORDER BY clause; each has an index.
-func orderBy(key files.SortKey, desc bool) string {
-	dir := " ASC"
-	if desc {
-		dir = " DESC"
-	}
-	switch key {
-	case files.SortSize:
-		return "size" + dir + ", name" + dir
-	case files.SortModified:
-		return "modified_on" + dir + ", name" + dir
-	}
-	return "name" + dir
-}
-
 // List returns one page of a conversation's live files and how many match
 // in all. A pattern narrows the rows in SQL (files.CoarseGlob) and is then
 // decided exactly on names alone; only the page's rows are read in full.
@@ -35,7 +20,7 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 		where += ` AND name GLOB ?`
 		args = append(args, files.CoarseGlob(q.Pattern))
 	}
-	order := orderBy(q.Sort, q.Desc)
+	order := q.Sort.OrderBy(q.Desc)
 	if q.Pattern == "" {
 		var total int
 		if err := ix.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE `+where, args...).Scan(&total); err != nil {
