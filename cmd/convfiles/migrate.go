@@ -248,7 +248,7 @@ func (m *migration) copyCode(ctx context.Context) error {
 			return err
 		}
 		for _, info := range infos {
-			copied, err := copyCodeFile(ctx, p[0], p[1], info.Name)
+			copied, err := copyCodeFile(ctx, p[0], p[1], info)
 			if err != nil {
 				return fmt.Errorf("saved code %s: %w", info.Name, err)
 			}
@@ -260,15 +260,19 @@ func (m *migration) copyCode(ctx context.Context) error {
 	return nil
 }
 
-// copyCodeFile copies name from one folder to another unless the other
-// holds the same bytes.
-func copyCodeFile(ctx context.Context, from, to *files.Space, name string) (bool, error) {
-	src, err := sha256Of(from, name)
-	if err != nil {
-		return false, err
-	}
-	if dst, err := sha256Of(to, name); err == nil && dst == src {
-		return false, nil
+// copyCodeFile copies a file from one folder to another unless the other
+// holds the same bytes: only a file of the same size is hashed on both
+// sides to find out.
+func copyCodeFile(ctx context.Context, from, to *files.Space, info files.Info) (bool, error) {
+	name := info.Name
+	if have, err := to.Stat(name); err == nil && have.Size == info.Size {
+		src, err := sha256Of(from, name)
+		if err != nil {
+			return false, err
+		}
+		if dst, err := sha256Of(to, name); err == nil && dst == src {
+			return false, nil
+		}
 	}
 	b, _, err := from.Open(name)
 	if err != nil {

@@ -151,3 +151,31 @@ func (c *cli) openConfig(t *testing.T, path, dataDir string) openedStore {
 }
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// TestMigrateRefusals: migrate without a destination, into its own
+// store, or with a --jobs out of range is refused as bad usage, saying
+// what to give instead, before anything is opened.
+func TestMigrateRefusals(t *testing.T) {
+	c := newCLI(t)
+	same := filepath.Join(t.TempDir(), "same.toml")
+	os.WriteFile(same, []byte("data_dir = "+quote(c.dataDir)+"\n"), 0o600)
+	other := filepath.Join(t.TempDir(), "other.toml")
+	os.WriteFile(other, []byte("data_dir = "+quote(t.TempDir())+"\n"), 0o600)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"migrate"}, "give the destination's configuration"},
+		{[]string{"migrate", "--to", same}, "the source and the destination are the same store"},
+		{[]string{"migrate", "--to", other, "--jobs", "0"}, "--jobs must be between 1 and 64"},
+		{[]string{"migrate", "--to", filepath.Join(t.TempDir(), "missing.toml")}, "missing.toml"},
+	} {
+		code, _, stderr := c.run("", tc.args...)
+		if code == 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d: %s; want a refusal saying %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(c.dataDir, "index.db")); err == nil {
+		t.Error("a refused migrate opened the source store")
+	}
+}
