@@ -11,6 +11,11 @@ import (
 // tell it (see ChangeNotifier): those do not reach this process's Bus.
 const FollowPoll = time.Second
 
+// busGrace is how long the outside watcher waits for this process's Bus
+// to carry an event the index already holds before it takes the event for
+// another process's: a commit is published just after it is made.
+const busGrace = 50 * time.Millisecond
+
 // followBatch bounds the events one Next returns.
 const followBatch = 500
 
@@ -257,6 +262,26 @@ func (o *outsideChanges) poll(stop chan struct{}, seen int64) {
 	look := func() {
 		_, last, err := o.ix.EventRange(context.Background())
 		if err != nil || last <= seen {
+			return
+		}
+		// A commit of this process may be between the index and the Bus:
+		// give the Bus a moment to carry it before taking the difference
+		// for another process's commits (which would send every follower
+		// to the index).
+		grace := time.After(busGrace)
+		for waiting := true; waiting && seen < last; {
+			select {
+			case ev := <-local:
+				if ev.Seq == seen+1 {
+					seen = ev.Seq
+				}
+			case <-grace:
+				waiting = false
+			case <-stop:
+				return
+			}
+		}
+		if seen >= last {
 			return
 		}
 		seen = last
