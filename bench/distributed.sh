@@ -2,7 +2,8 @@
 # Runs the distributed-mode measurements of BENCHMARKS.md in one run, each
 # next to its baseline, against real PostgreSQL and Versity S3 Gateway
 # servers the benchmarks start on 127.0.0.1 and stop:
-#   links from S3 through a replica against GETs straight from S3,
+#   links from S3 through a replica (relayed, and for 64 MiB also by a redirect
+#   to the store) against GETs straight from S3,
 #   uploads per second through 1, 2 and 3 replicas (and where the CPU went),
 #   a 1 GiB upload to S3 against the same upload to the data folder (peak RSS).
 # Usage: bench/distributed.sh [count]   (default 6 runs of the link benchmark)
@@ -31,7 +32,7 @@ range() {
 
 echo
 echo "## distributed mode ($count runs of the links, 3 of the writes; medians)"
-for size in 4KiB 4KiB-uncached 64MiB; do
+for size in 4KiB 4KiB-uncached 64MiB 64MiB-redirect; do
 	echo "link $size: convfiles $(median s3links.txt "S3Links/$size" convfiles-µs/get) µs, S3 direct $(median s3links.txt "S3Links/$size" s3-µs/get) µs, ratio $(median s3links.txt "S3Links/$size" ratio) ($(range s3links.txt "S3Links/$size" ratio))"
 done
 for n in 1 2 3; do

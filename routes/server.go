@@ -63,6 +63,10 @@ type Config struct {
 	Metrics *metrics.Metrics
 	// Version is reported by /healthz.
 	Version string
+	// DirectOver, when above zero, answers a plain GET of a file of at
+	// least this many bytes kept in an object store with a redirect to
+	// the store itself (see redirectToStore); 0 relays every file.
+	DirectOver int64
 }
 
 // Server is the HTTP handler of convfiles.
@@ -86,6 +90,8 @@ type Server struct {
 	accessLog bool
 	metrics   *metrics.Metrics
 	version   string
+	// directOver is Config.DirectOver.
+	directOver int64
 	// previews holds a token per preview or thumbnail being made.
 	previews chan struct{}
 	// closing is cancelled by Shutdown: long-lived responses (event streams)
@@ -121,6 +127,7 @@ func New(cfg Config) *Server {
 	s.guard = guard
 	s.health = cfg.Health
 	s.accessLog, s.metrics, s.version = cfg.AccessLog, cfg.Metrics, cfg.Version
+	s.directOver = cfg.DirectOver
 	s.idle = cfg.BodyIdle
 	if s.idle <= 0 {
 		s.idle = DefaultBodyIdle

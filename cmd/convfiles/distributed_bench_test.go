@@ -46,7 +46,9 @@ func get(b testing.TB, url string, size int) time.Duration {
 // presigned URL. It reports the mean time of each side and their
 // throughput ratio (S3's time over convfiles'; 1 is parity). The 4 KiB
 // file is fetched from a replica with the small-object cache (the
-// default) and from one without it (cache_bytes = -1).
+// default) and from one without it (cache_bytes = -1); the 64 MiB file
+// is relayed by one replica and, by another with redirect_over = 16 MiB,
+// sent to the store by a 307 that the client follows.
 //
 //	go test ./cmd/convfiles -run '^$' -bench S3Links -benchtime 3s -count 6
 func BenchmarkS3Links(b *testing.B) {
@@ -56,6 +58,8 @@ func BenchmarkS3Links(b *testing.B) {
 	defer func() { cached.cmd.Process.Signal(syscall.SIGTERM); cached.cmd.Wait() }()
 	uncached := startServerProcessWith(b, b.TempDir(), limits+storage+"cache_bytes = -1\n")
 	defer func() { uncached.cmd.Process.Signal(syscall.SIGTERM); uncached.cmd.Wait() }()
+	redirecting := startServerProcessWith(b, b.TempDir(), limits+storage+"redirect_over = 16777216\n")
+	defer func() { redirecting.cmd.Process.Signal(syscall.SIGTERM); redirecting.cmd.Wait() }()
 	ix, err := postgres.Open(context.Background(), dbURL)
 	if err != nil {
 		b.Fatal(err)
@@ -69,7 +73,7 @@ func BenchmarkS3Links(b *testing.B) {
 		name string
 		size int
 		srv  *serverProcess
-	}{{"4KiB", 4 << 10, cached}, {"4KiB-uncached", 4 << 10, uncached}, {"64MiB", 64 << 20, cached}} {
+	}{{"4KiB", 4 << 10, cached}, {"4KiB-uncached", 4 << 10, uncached}, {"64MiB", 64 << 20, cached}, {"64MiB-redirect", 64 << 20, redirecting}} {
 		body := make([]byte, tc.size)
 		rand.Read(body)
 		link := uploadBytes(b, tc.srv.base, "links", tc.name+".bin", body)

@@ -19,7 +19,7 @@ import (
 // the README's key, uploads through one replica and downloads, by the
 // link that replica signed, through the other.
 func TestReadmeRunningSeveralReplicas(t *testing.T) {
-	section := readmeSection(t, "## Running several replicas", "### Moving a store in and out")
+	section := readmeSection(t, "## Running several replicas", "### Large files straight from the bucket")
 	blocks := regexp.MustCompile("(?ms)^```(\\w*)\n(.*?)^```").FindAllStringSubmatch(section, -1)
 	if len(blocks) != 2 || blocks[0][1] != "toml" || blocks[1][1] != "bash" {
 		t.Fatalf("the section has %d blocks; want its configuration and its command", len(blocks))

@@ -115,6 +115,7 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 		AccessLog:          cfg.accessLog(),
 		Metrics:            m,
 		Version:            buildVersion(),
+		DirectOver:         cfg.Storage.S3.RedirectOver,
 	}
 	if hosted {
 		if rc.Auth, rc.Issuers, err = cfg.authenticator(ctx, store); err != nil {

@@ -58,6 +58,14 @@ type S3Config struct {
 	// KiB) in once read (default 64 MiB; -1: none). Objects are never
 	// rewritten, so the cache is never stale.
 	CacheBytes int64 `toml:"cache_bytes"`
+	// RedirectOver, when above zero, sends a browser that GETs a file of
+	// at least this many bytes to the object store itself (a 307 to a
+	// URL signed for 5 minutes) instead of relaying the bytes (default 0:
+	// every file is relayed). The store must be reachable by clients.
+	RedirectOver int64 `toml:"redirect_over"`
+	// PublicEndpoint is the store's URL as clients reach it, for those
+	// redirects, when it is not Endpoint (default: Endpoint).
+	PublicEndpoint string `toml:"public_endpoint"`
 }
 
 // distributed reports whether the store is shared by replicas: its
@@ -83,6 +91,14 @@ func (c Config) validateStorage() error {
 	}
 	if s.S3.CacheBytes < -1 {
 		return errors.New("config: storage.s3.cache_bytes must be -1 (no cache), 0 (the default, 64 MiB) or a size in bytes")
+	}
+	if s.S3.RedirectOver < 0 {
+		return errors.New("config: storage.s3.redirect_over must be 0 (relay every file, the default) or a size in bytes")
+	}
+	if s.S3.PublicEndpoint != "" {
+		if u, err := url.Parse(s.S3.PublicEndpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("config: storage.s3.public_endpoint %q: give the store's URL as clients reach it (https://s3.example.com)", s.S3.PublicEndpoint)
+		}
 	}
 	if s.GCInterval.Duration < 0 || s.GCGrace.Duration < 0 {
 		return errors.New("config: storage.gc_interval and storage.gc_grace must not be negative")
@@ -146,7 +162,8 @@ func openObjects(cfg Config) (files.ObjectStore, error) {
 	s := cfg.Storage.S3
 	c := s3blobs.Config{Endpoint: firstSet(s.Endpoint, os.Getenv("AWS_ENDPOINT_URL_S3"), os.Getenv("AWS_ENDPOINT_URL")),
 		Bucket: bucket, Prefix: prefix, Region: firstSet(s.Region, os.Getenv("AWS_REGION"), os.Getenv("AWS_DEFAULT_REGION"), "us-east-1"),
-		AccessKey: s.AccessKey, SecretKey: s.SecretKey, SpoolDir: filepath.Join(cfg.DataDir, "spool"), PartSize: uint64(s.PartSize), CacheBytes: s.CacheBytes}
+		AccessKey: s.AccessKey, SecretKey: s.SecretKey, SpoolDir: filepath.Join(cfg.DataDir, "spool"), PartSize: uint64(s.PartSize), CacheBytes: s.CacheBytes,
+		PublicEndpoint: s.PublicEndpoint}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	return s3blobs.Open(ctx, c)

@@ -17,6 +17,8 @@ func TestStorageConfigRefusals(t *testing.T) {
 		{`[storage]` + "\n" + `gc_grace = "-1h"`, "must not be negative"},
 		{"[storage.s3]\npart_size = 1024", "between 5 MiB and 5 GiB"},
 		{"[storage.s3]\ncache_bytes = -5", "-1 (no cache)"},
+		{"[storage.s3]\nredirect_over = -1", "0 (relay every file"},
+		{"[storage.s3]\npublic_endpoint = \"s3.example.com\"", "as clients reach it"},
 	} {
 		c := newCLI(t)
 		os.WriteFile(c.config, []byte(tc.toml), 0o600)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"time"
 
 	"convfiles/files"
 
@@ -161,4 +163,26 @@ func (o *objectReader) classify(err error) error {
 		return fmt.Errorf("read %s: the object store ended the object early: %w", o.info.Path, err)
 	}
 	return o.b.fail("read", o.info.Path, err)
+}
+
+// DirectURL signs a GET of the object for ttl, asking the store to answer
+// with the headers h (S3's response-content-type and friends). An object
+// opened by Open may be rewritten at its key, which a URL cannot pin, so
+// it has none; objects written once (OpenWritten) do.
+func (o *objectReader) DirectURL(ttl time.Duration, h files.DirectHeaders) (string, error) {
+	if o.etag != "" {
+		return "", nil
+	}
+	params := url.Values{}
+	for k, v := range map[string]string{"response-content-type": h.ContentType,
+		"response-content-disposition": h.ContentDisposition, "response-cache-control": h.CacheControl} {
+		if v != "" {
+			params.Set(k, v)
+		}
+	}
+	u, err := o.b.public.PresignedGetObject(o.ctx, o.b.cfg.Bucket, o.name, ttl, params)
+	if err != nil {
+		return "", o.b.fail("read", o.info.Path, err)
+	}
+	return u.String(), nil
 }

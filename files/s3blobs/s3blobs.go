@@ -54,11 +54,16 @@ type Config struct {
 	// KiB) read recently; 0 means DefaultCacheBytes, a negative number
 	// none.
 	CacheBytes int64
+	// PublicEndpoint is where clients reach the store for direct links
+	// (files.DirectURL), when it is not Endpoint: the store's public name
+	// in front of an endpoint on a private network. "" means Endpoint.
+	PublicEndpoint string
 }
 
 // Blobs is a files.ObjectStore in one bucket.
 type Blobs struct {
 	c      *minio.Client
+	public *minio.Client // signs direct links for PublicEndpoint
 	cfg    Config
 	prefix string // "" or ending in "/"
 	cache  *objectCache
@@ -68,20 +73,13 @@ var _ files.ObjectStore = (*Blobs)(nil)
 
 // Open connects to the store and checks that the bucket exists.
 func Open(ctx context.Context, cfg Config) (*Blobs, error) {
-	host, secure := cfg.Endpoint, !cfg.Insecure
-	if host == "" {
-		host = "s3.amazonaws.com"
-	}
-	if u, err := url.Parse(host); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
-		host, secure = u.Host, u.Scheme == "https"
-	}
 	creds := credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, cfg.SessionToken)
 	if cfg.AccessKey == "" {
 		creds = credentials.NewEnvAWS()
 	}
-	c, err := minio.New(host, &minio.Options{Creds: creds, Secure: secure, Region: cfg.Region})
+	c, host, err := client(cfg.Endpoint, cfg.Region, cfg.Insecure, creds)
 	if err != nil {
-		return nil, fmt.Errorf("object store %s: %w", host, err)
+		return nil, err
 	}
 	if cfg.PartSize == 0 {
 		cfg.PartSize = DefaultPartSize
@@ -99,6 +97,20 @@ func Open(ctx context.Context, cfg Config) (*Blobs, error) {
 	if !ok {
 		return nil, fmt.Errorf("object store %s: no bucket %q; create it first", host, cfg.Bucket)
 	}
+	public := c
+	if cfg.PublicEndpoint != "" {
+		// Signing a URL needs the bucket's region; the public endpoint
+		// may not be reachable from here to ask it.
+		region := cfg.Region
+		if region == "" {
+			if region, err = c.GetBucketLocation(ctx, cfg.Bucket); err != nil {
+				return nil, fmt.Errorf("object store %s: bucket %q: %w", host, cfg.Bucket, err)
+			}
+		}
+		if public, _, err = client(cfg.PublicEndpoint, region, cfg.Insecure, creds); err != nil {
+			return nil, err
+		}
+	}
 	prefix := strings.Trim(cfg.Prefix, "/")
 	if prefix != "" {
 		prefix += "/"
@@ -106,7 +118,25 @@ func Open(ctx context.Context, cfg Config) (*Blobs, error) {
 	if cfg.CacheBytes == 0 {
 		cfg.CacheBytes = DefaultCacheBytes
 	}
-	return &Blobs{c: c, cfg: cfg, prefix: prefix, cache: newObjectCache(cfg.CacheBytes)}, nil
+	return &Blobs{c: c, public: public, cfg: cfg, prefix: prefix, cache: newObjectCache(cfg.CacheBytes)}, nil
+}
+
+// client makes a minio client for an endpoint: host:port (TLS unless
+// insecure) or a URL whose scheme says.
+func client(endpoint, region string, insecure bool, creds *credentials.Credentials) (*minio.Client, string, error) {
+	host, secure := endpoint, !insecure
+	if host == "" {
+		host = "s3.amazonaws.com"
+	}
+	if u, err := url.Parse(host); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+		host, secure = u.Host, u.Scheme == "https"
+	}
+	// With the region given, signing a URL asks the store nothing.
+	c, err := minio.New(host, &minio.Options{Creds: creds, Secure: secure, Region: region})
+	if err != nil {
+		return nil, host, fmt.Errorf("object store %s: %w", host, err)
+	}
+	return c, host, nil
 }
 
 // Location names where a conversation's objects live.
