@@ -29,7 +29,12 @@ type Key struct {
 	// Tenant and Conversations bind the key as they bind a Principal.
 	Tenant        string
 	Conversations []string
-	Created       time.Time
+	// MaxBytes is the key's quota: the bytes all the conversations it
+	// reaches may hold together, counted whoever wrote them; 0: none of
+	// its own (each conversation's limit still holds). Its tokens share
+	// it.
+	MaxBytes int64
+	Created  time.Time
 	// Revoked is when the key was revoked; nil while it works.
 	Revoked *time.Time
 }
@@ -106,7 +111,17 @@ func verifyKey(ctx context.Context, store KeyStore, secret string) (*Principal, 
 	if k.Revoked != nil {
 		return nil, Unauthenticated("the API key was revoked")
 	}
-	return &Principal{ID: "key:" + k.ID, Key: k.ID, Scopes: k.Scopes, Tenant: k.Tenant, Conversations: k.Conversations}, nil
+	return &Principal{ID: "key:" + k.ID, Key: k.ID, Scopes: k.Scopes, Tenant: k.Tenant, Conversations: k.Conversations,
+		Allowance: k.allowance()}, nil
+}
+
+// allowance is the key's quota over the conversations it reaches, nil
+// when it has none.
+func (k Key) allowance() *files.Allowance {
+	if k.MaxBytes <= 0 {
+		return nil
+	}
+	return &files.Allowance{Tenant: k.Tenant, Conversations: k.Conversations, MaxBytes: k.MaxBytes}
 }
 
 // Unauthenticated is the refusal of a credential, saying what is wrong.
@@ -118,7 +133,7 @@ func Unauthenticated(msg string) error {
 // one per line, times in Unix nanoseconds (Revoked nil while it works).
 type KeyRow struct {
 	ID, Name, Hash, Scopes, Tenant, Conversations string
-	Created                                       int64
+	Created, MaxBytes                             int64
 	Revoked                                       *int64
 }
 
@@ -128,7 +143,7 @@ func (r KeyRow) Key() (Key, error) {
 	if err != nil {
 		return Key{}, err
 	}
-	k := Key{ID: r.ID, Name: r.Name, Hash: r.Hash, Scopes: sc, Tenant: r.Tenant, Created: time.Unix(0, r.Created).UTC()}
+	k := Key{ID: r.ID, Name: r.Name, Hash: r.Hash, Scopes: sc, Tenant: r.Tenant, MaxBytes: r.MaxBytes, Created: time.Unix(0, r.Created).UTC()}
 	if r.Conversations != "" {
 		k.Conversations = strings.Split(r.Conversations, "\n")
 	}
@@ -142,5 +157,5 @@ func (r KeyRow) Key() (Key, error) {
 // Row encodes the key for an index.
 func (k Key) Row() KeyRow {
 	return KeyRow{ID: k.ID, Name: k.Name, Hash: k.Hash, Scopes: k.Scopes.String(), Tenant: k.Tenant,
-		Conversations: strings.Join(k.Conversations, "\n"), Created: k.Created.UnixNano()}
+		Conversations: strings.Join(k.Conversations, "\n"), Created: k.Created.UnixNano(), MaxBytes: k.MaxBytes}
 }

@@ -100,6 +100,9 @@ type Principal struct {
 	Conversations []string
 	// Expires is when the credential stops working; zero: never.
 	Expires time.Time
+	// Allowance is the quota of the key behind the credential, over the
+	// key's conversations (a token's may be fewer); nil: none.
+	Allowance *files.Allowance
 }
 
 // Local is the principal of a local server, the CLI and stdio MCP: the
@@ -162,8 +165,12 @@ func orNothing(s Scope) string {
 
 type principalKey struct{}
 
-// NewContext returns ctx carrying p.
+// NewContext returns ctx carrying p, and p's allowance for every change
+// made with ctx to stay within.
 func NewContext(ctx context.Context, p *Principal) context.Context {
+	if p != nil && p.Allowance != nil {
+		ctx = files.WithAllowance(ctx, p.Allowance)
+	}
 	return context.WithValue(ctx, principalKey{}, p)
 }
 

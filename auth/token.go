@@ -145,7 +145,8 @@ func verifyToken(ctx context.Context, keys signing.Keyring, store KeyStore, raw 
 	if err != nil {
 		return nil, Unauthenticated("the token's scopes are not valid")
 	}
-	p := &Principal{ID: "token:" + k.ID, Key: k.ID, Scopes: sc.within(k.Scopes), Tenant: c.Tenant, Conversations: c.Conversations, Expires: c.ExpiresAt.Time}
+	p := &Principal{ID: "token:" + k.ID, Key: k.ID, Scopes: sc.within(k.Scopes), Tenant: c.Tenant, Conversations: c.Conversations,
+		Expires: c.ExpiresAt.Time, Allowance: k.allowance()}
 	if !p.Bound() {
 		return nil, Unauthenticated("the token names no conversation")
 	}

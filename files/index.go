@@ -244,6 +244,12 @@ type Tx interface {
 	// Usage returns what a conversation holds, this transaction's changes
 	// included.
 	Usage(conversation string) (Usage, error)
+	// AllowanceUsage returns the bytes the allowance's conversations hold
+	// together, this transaction's changes included. It first takes a
+	// lock named by Allowance.Lock that lasts until the transaction ends,
+	// so two transactions measuring the same conversations, in any
+	// processes, take turns.
+	AllowanceUsage(a Allowance) (int64, error)
 	// Apply records a change and its events.
 	Apply(c Change) (Applied, error)
 	// Import records a file and its kept versions exactly as another

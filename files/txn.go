@@ -91,8 +91,9 @@ func (t *txn) lookup(name string) (Record, bool) {
 }
 
 // change describes c in the index (without one, only its event) and
-// checks the conversation's quota against what the index now adds up to:
-// a change that makes the conversation grow past its limit is refused.
+// checks the conversation's quota, and the allowance of the credential
+// the change is made with, against what the index now adds up to: a
+// change that makes the conversation grow past either is refused.
 // Call it before changing the disk, so a refusal leaves nothing behind.
 func (t *txn) change(op string, c Change) error {
 	sp := t.sp
@@ -115,6 +116,9 @@ func (t *txn) change(op string, c Change) error {
 		return E(op, KindTooLarge, c.Record.Name, fmt.Sprintf(
 			"the conversation may hold at most %s and holds %s; this change needs %s more",
 			FormatBytes(max), FormatBytes(t.before), FormatBytes(u.Bytes-t.before)), nil)
+	}
+	if err := t.checkAllowance(op, c.Record.Name, u.Bytes-t.before); err != nil {
+		return err
 	}
 	t.record, t.events, t.pruned, t.after = res.Record, res.Events, res.Pruned, u.Bytes
 	return nil

@@ -10,12 +10,14 @@ import (
 
 	"convfiles/auth"
 	"convfiles/files"
+	"convfiles/internal/bytesize"
 	"convfiles/internal/signing"
 )
 
 const keysUsage = `usage: convfiles keys <create|list|revoke|signing-key> [flags]
 
   create --name NAME --scopes read,write[,execute,admin] [--tenant PREFIX | --conversations ID,ID]
+         [--max-bytes SIZE]
          prints the new API key once; only its hash is stored
   list   [--json]   the keys, their scopes and binding (never the key itself)
   revoke ID         the key and every token it minted stop working at once
@@ -68,6 +70,7 @@ func keysCreate(e *env, args []string) error {
 	scopes := f.String("scopes", "", "comma-separated: read, write, execute, admin (required)")
 	tenant := f.String("tenant", "", `bind the key to conversations whose ID starts with this prefix (ending in "-" or "_")`)
 	convs := f.String("conversations", "", "bind the key to these conversations (comma-separated)")
+	maxBytes := f.String("max-bytes", "", "the key's quota: what all its conversations may hold together (10GiB); default: none")
 	cfg, err := f.parse(args)
 	if err != nil {
 		return err
@@ -87,6 +90,11 @@ func keysCreate(e *env, args []string) error {
 	if err != nil {
 		return usagef("%v", files.MessageOf(err))
 	}
+	if *maxBytes != "" {
+		if k.MaxBytes, err = bytesize.Parse(*maxBytes); err != nil || k.MaxBytes == 0 {
+			return usagef("--max-bytes: give the quota as bytes or with KiB, MiB, GiB or TiB (10GiB), above 0; leave it out for none")
+		}
+	}
 	ix, err := openKeys(cfg)
 	if err != nil {
 		return err
@@ -100,15 +108,19 @@ func keysCreate(e *env, args []string) error {
 	return nil
 }
 
-// binding says what a key reaches.
+// binding says what a key reaches, and how much they may hold.
 func binding(k auth.Key) string {
+	reaches := "every conversation"
 	switch {
 	case k.Tenant != "":
-		return "tenant " + k.Tenant
+		reaches = "tenant " + k.Tenant
 	case len(k.Conversations) > 0:
-		return "conversations " + strings.Join(k.Conversations, ",")
+		reaches = "conversations " + strings.Join(k.Conversations, ",")
 	}
-	return "every conversation"
+	if k.MaxBytes > 0 {
+		reaches += ", at most " + bytesize.Format(k.MaxBytes) + " together"
+	}
+	return reaches
 }
 
 func keysList(e *env, args []string) error {
@@ -134,12 +146,13 @@ func keysList(e *env, args []string) error {
 			Scopes        string     `json:"scopes"`
 			Tenant        string     `json:"tenant,omitempty"`
 			Conversations []string   `json:"conversations,omitempty"`
+			MaxBytes      int64      `json:"max_bytes,omitempty"`
 			Created       time.Time  `json:"created"`
 			Revoked       *time.Time `json:"revoked,omitempty"`
 		}
 		out := make([]keyJSON, len(keys))
 		for i, k := range keys {
-			out[i] = keyJSON{k.ID, k.Name, k.Scopes.String(), k.Tenant, k.Conversations, k.Created, k.Revoked}
+			out[i] = keyJSON{k.ID, k.Name, k.Scopes.String(), k.Tenant, k.Conversations, k.MaxBytes, k.Created, k.Revoked}
 		}
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")

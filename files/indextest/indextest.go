@@ -180,4 +180,5 @@ func Run(t *testing.T, mk Maker) {
 	runListing(t, mk)
 	runEvents(t, mk)
 	runTransfer(t, mk)
+	runAllowance(t, mk)
 }

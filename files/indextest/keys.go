@@ -14,7 +14,7 @@ import (
 func RunKeys(t *testing.T, mk func(t *testing.T) auth.KeyStore) {
 	ks := mk(t)
 	created := time.Unix(1_700_000_000, 123).UTC()
-	k := auth.Key{ID: "k1", Name: "backend", Hash: "ab12", Scopes: auth.Read | auth.Write, Tenant: "acme-", Created: created}
+	k := auth.Key{ID: "k1", Name: "backend", Hash: "ab12", Scopes: auth.Read | auth.Write, Tenant: "acme-", MaxBytes: 10 << 30, Created: created}
 	bound := auth.Key{ID: "k2", Name: "one chat", Hash: "cd34", Scopes: auth.Read, Conversations: []string{"c1", "c2"}, Created: created.Add(time.Second)}
 	for _, key := range []auth.Key{k, bound} {
 		if err := ks.CreateKey(ctx, key); err != nil {
@@ -34,8 +34,9 @@ func RunKeys(t *testing.T, mk func(t *testing.T) auth.KeyStore) {
 		t.Fatal(err)
 	}
 	all, err := ks.Keys(ctx)
-	if err != nil || len(all) != 2 || all[0].ID != "k1" || all[0].Revoked == nil || !all[0].Revoked.Equal(first) || all[0].Tenant != "acme-" {
-		t.Fatalf("Keys = %+v, %v; want k1 first, revoked at the first revocation", all, err)
+	if err != nil || len(all) != 2 || all[0].ID != "k1" || all[0].Revoked == nil || !all[0].Revoked.Equal(first) || all[0].Tenant != "acme-" ||
+		all[0].MaxBytes != 10<<30 || all[1].MaxBytes != 0 {
+		t.Fatalf("Keys = %+v, %v; want k1 first, revoked at the first revocation, with its quota", all, err)
 	}
 	if _, err := ks.Key(ctx, "nope"); files.KindOf(err) != files.KindNotFound {
 		t.Fatalf("an unknown key: %v", err)

@@ -16,13 +16,13 @@ var _ auth.KeyStore = (*Index)(nil)
 // CreateKey stores a new API key's record.
 func (ix *Index) CreateKey(ctx context.Context, k auth.Key) error {
 	r := k.Row()
-	_, err := ix.pool.Exec(ctx, `INSERT INTO api_keys (id, name, hash, scopes, tenant, conversations, created_on)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		r.ID, r.Name, r.Hash, r.Scopes, r.Tenant, r.Conversations, r.Created)
+	_, err := ix.pool.Exec(ctx, `INSERT INTO api_keys (id, name, hash, scopes, tenant, conversations, created_on, max_bytes)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		r.ID, r.Name, r.Hash, r.Scopes, r.Tenant, r.Conversations, r.Created, r.MaxBytes)
 	return err
 }
 
-const keyColumns = `id, name, hash, scopes, tenant, conversations, created_on, revoked_on`
+const keyColumns = `id, name, hash, scopes, tenant, conversations, created_on, revoked_on, max_bytes`
 
 // Key returns the record of the key with the given ID.
 func (ix *Index) Key(ctx context.Context, id string) (auth.Key, error) {
@@ -65,7 +65,7 @@ func (ix *Index) RevokeKey(ctx context.Context, id string, at time.Time) error {
 
 func scanKey(row pgx.Row) (auth.Key, error) {
 	var r auth.KeyRow
-	if err := row.Scan(&r.ID, &r.Name, &r.Hash, &r.Scopes, &r.Tenant, &r.Conversations, &r.Created, &r.Revoked); err != nil {
+	if err := row.Scan(&r.ID, &r.Name, &r.Hash, &r.Scopes, &r.Tenant, &r.Conversations, &r.Created, &r.Revoked, &r.MaxBytes); err != nil {
 		return auth.Key{}, err
 	}
 	return r.Key()

@@ -105,6 +105,25 @@ func (t *writeTx) Usage(conversation string) (files.Usage, error) {
 	return usage(t.ctx, t.tx, conversation)
 }
 
+// AllowanceUsage takes the allowance's advisory lock, then adds up the
+// usage rows of its conversations. Replicas commit changes to different
+// conversations at once, so without the lock two of them could each see
+// room for one change and both commit. starts_with compares bytes,
+// whatever the database's collation.
+func (t *writeTx) AllowanceUsage(a files.Allowance) (int64, error) {
+	if _, err := t.tx.Exec(t.ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, a.Lock()); err != nil {
+		return 0, wrap("usage", err)
+	}
+	var held int64
+	var err error
+	if len(a.Conversations) > 0 {
+		err = t.tx.QueryRow(t.ctx, `SELECT COALESCE(SUM(bytes), 0)::bigint FROM usage WHERE conversation = ANY($1)`, a.Conversations).Scan(&held)
+	} else {
+		err = t.tx.QueryRow(t.ctx, `SELECT COALESCE(SUM(bytes), 0)::bigint FROM usage WHERE starts_with(conversation, $1)`, a.Tenant).Scan(&held)
+	}
+	return held, wrap("usage", err)
+}
+
 func (t *writeTx) Apply(c files.Change) (files.Applied, error) {
 	if err := t.lock(c.Record.Conversation); err != nil {
 		return files.Applied{}, wrap("index", err)

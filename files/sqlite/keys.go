@@ -15,12 +15,12 @@ var _ auth.KeyStore = (*Index)(nil)
 // CreateKey stores a new API key's record.
 func (ix *Index) CreateKey(ctx context.Context, k auth.Key) error {
 	r := k.Row()
-	_, err := ix.w.ExecContext(ctx, `INSERT INTO api_keys (id, name, hash, scopes, tenant, conversations, created_on) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		r.ID, r.Name, r.Hash, r.Scopes, r.Tenant, r.Conversations, r.Created)
+	_, err := ix.w.ExecContext(ctx, `INSERT INTO api_keys (id, name, hash, scopes, tenant, conversations, created_on, max_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.ID, r.Name, r.Hash, r.Scopes, r.Tenant, r.Conversations, r.Created, r.MaxBytes)
 	return err
 }
 
-const keyColumns = `id, name, hash, scopes, tenant, conversations, created_on, revoked_on`
+const keyColumns = `id, name, hash, scopes, tenant, conversations, created_on, revoked_on, max_bytes`
 
 // Key returns the record of the key with the given ID.
 func (ix *Index) Key(ctx context.Context, id string) (auth.Key, error) {
@@ -70,7 +70,7 @@ func (ix *Index) RevokeKey(ctx context.Context, id string, at time.Time) error {
 func scanKey(row scanner) (auth.Key, error) {
 	var r auth.KeyRow
 	var revoked sql.NullInt64
-	if err := row.Scan(&r.ID, &r.Name, &r.Hash, &r.Scopes, &r.Tenant, &r.Conversations, &r.Created, &revoked); err != nil {
+	if err := row.Scan(&r.ID, &r.Name, &r.Hash, &r.Scopes, &r.Tenant, &r.Conversations, &r.Created, &revoked, &r.MaxBytes); err != nil {
 		return auth.Key{}, err
 	}
 	if revoked.Valid {

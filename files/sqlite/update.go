@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 
 	"convfiles/files"
 )
@@ -64,6 +65,28 @@ func (t *writeTx) Lookup(conversation, name string) (files.Record, error) {
 func (t *writeTx) ByID(id string) (files.Record, error) { return byID(t.tx, id) }
 
 func (t *writeTx) Usage(conversation string) (files.Usage, error) { return usage(t.tx, conversation) }
+
+// AllowanceUsage adds up the usage rows of the allowance's conversations:
+// a range of the primary key for a tenant. SQLite has one writer at a
+// time, so the write transaction is the lock.
+func (t *writeTx) AllowanceUsage(a files.Allowance) (int64, error) {
+	var held int64
+	var err error
+	switch lo, hi := a.TenantRange(); {
+	case len(a.Conversations) > 0:
+		q := `SELECT COALESCE(SUM(bytes), 0) FROM usage WHERE conversation IN (?` + strings.Repeat(", ?", len(a.Conversations)-1) + `)`
+		args := make([]any, len(a.Conversations))
+		for i, c := range a.Conversations {
+			args[i] = c
+		}
+		err = t.tx.QueryRow(q, args...).Scan(&held)
+	case hi == "":
+		err = t.tx.QueryRow(`SELECT COALESCE(SUM(bytes), 0) FROM usage WHERE conversation >= ?`, lo).Scan(&held)
+	default:
+		err = t.tx.QueryRow(`SELECT COALESCE(SUM(bytes), 0) FROM usage WHERE conversation >= ? AND conversation < ?`, lo, hi).Scan(&held)
+	}
+	return held, wrap("usage", err)
+}
 
 func (t *writeTx) Apply(c files.Change) (files.Applied, error) { return t.ix.apply(t.tx, c) }
 

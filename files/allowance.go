@@ -1,0 +1,79 @@
+package files
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Allowance is how many bytes a set of conversations may hold together:
+// the quota of the credential a change is made with (an API key made with
+// a maximum), carried by the change's context. Every conversation's own
+// limit (Limits.MaxConversationBytes) holds as well.
+type Allowance struct {
+	// Tenant and Conversations say which conversations count: those
+	// whose ID starts with Tenant, or exactly Conversations; neither
+	// means every conversation.
+	Tenant        string
+	Conversations []string
+	MaxBytes      int64
+}
+
+// Lock names the allowance for the lock a transaction takes before it
+// measures it: two changes measuring the same conversations wait for
+// each other, so both cannot pass on the same room.
+func (a Allowance) Lock() string {
+	if len(a.Conversations) > 0 {
+		return "allowance:conversations:" + strings.Join(a.Conversations, "\n")
+	}
+	return "allowance:tenant:" + a.Tenant
+}
+
+// TenantRange is the half-open range [lo, hi) of the conversation IDs
+// that start with the tenant, for an index that compares bytes; hi is ""
+// when there is no upper bound.
+func (a Allowance) TenantRange() (lo, hi string) {
+	t := a.Tenant
+	for len(t) > 0 && t[len(t)-1] == 0xff {
+		t = t[:len(t)-1]
+	}
+	if t == "" {
+		return a.Tenant, ""
+	}
+	return a.Tenant, t[:len(t)-1] + string([]byte{t[len(t)-1] + 1})
+}
+
+type allowanceKey struct{}
+
+// WithAllowance returns ctx carrying a, which every change made with ctx
+// must stay within.
+func WithAllowance(ctx context.Context, a *Allowance) context.Context {
+	return context.WithValue(ctx, allowanceKey{}, a)
+}
+
+// allowanceFrom returns the allowance ctx carries, or nil.
+func allowanceFrom(ctx context.Context) *Allowance {
+	a, _ := ctx.Value(allowanceKey{}).(*Allowance)
+	return a
+}
+
+// checkAllowance refuses a change that grows a conversation (by grown
+// bytes) while the conversations of the context's allowance would hold
+// more than it allows. The index measures them inside the transaction,
+// this change included, after taking the allowance's lock.
+func (t *txn) checkAllowance(op, name string, grown int64) error {
+	a := allowanceFrom(t.ctx)
+	if a == nil || a.MaxBytes <= 0 || grown <= 0 || t.tx == nil {
+		return nil
+	}
+	held, err := t.tx.AllowanceUsage(*a)
+	if err != nil {
+		return err
+	}
+	if held <= a.MaxBytes {
+		return nil
+	}
+	return E(op, KindTooLarge, name, fmt.Sprintf(
+		"this credential's conversations may hold at most %s together and hold %s; this change needs %s more",
+		FormatBytes(a.MaxBytes), FormatBytes(held-grown), FormatBytes(grown)), nil)
+}
