@@ -100,7 +100,7 @@ func (s *Server) parseExecute(w http.ResponseWriter, r *http.Request, body map[s
 		name, _ := raw.(string)
 		lang, err := runtime.ParseLanguage(name)
 		if err != nil || name == "" {
-			writeFieldError(w, invalid("Invalid language", "language", raw, `language must be "typescript" ("ts") or "javascript" ("js")`))
+			writeFieldError(w, invalid("Invalid language", "language", raw, `language must be "typescript" ("ts"), "javascript" ("js") or "lua" ("luau")`))
 			return req, false
 		}
 		req.Language = lang
@@ -114,6 +114,9 @@ func (s *Server) parseExecute(w http.ResponseWriter, r *http.Request, body map[s
 	req.Source, req.Filename, ok = s.loadCode(w, r, body)
 	if req.Filename == "inline.ts" && req.Language == runtime.JavaScript {
 		req.Filename = "inline.js"
+	}
+	if req.Filename == "inline.ts" && req.Language == runtime.Lua {
+		req.Filename = "inline.lua"
 	}
 	return req, ok
 }

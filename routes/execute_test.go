@@ -179,3 +179,25 @@ func TestGlobalRateLimitAndOversizedBody(t *testing.T) {
 		t.Errorf("an oversized body left files: %v", entries)
 	}
 }
+
+// TestExecuteAndLintLua: /execute runs Lua when the request says so, with
+// the same envelope, files and errors as JavaScript; /lint names Luau
+// syntax that Lua 5.1 lacks.
+func TestExecuteAndLintLua(t *testing.T) {
+	e := newCodeEnv(t, nil)
+	status, _, out := e.call("POST", "/execute", map[string]any{"language": "lua", "conversationId": "lua-1",
+		"code": "local f = io.open('out.txt', 'w')\nf:write('from lua')\nf:close()\nprint('wrote')\nreturn { ok = true, url = write_file('b.txt', 'b') }"})
+	res, _ := out["result"].(map[string]any)
+	if status != 200 || res["ok"] != true || fmt.Sprint(out["logs"]) != "[wrote]" || !strings.Contains(fmt.Sprint(out["files_touched"]), "out.txt") {
+		t.Fatalf("lua run: %d %v", status, out)
+	}
+	status, _, out = e.call("POST", "/execute", map[string]any{"language": "lua", "code": "error('boom')"})
+	if typ, msg, _ := errOf(out); status != 500 || typ != "ExecutionError" || !strings.Contains(msg, "boom") {
+		t.Fatalf("lua error: %d %v", status, out)
+	}
+	_, _, out = e.call("POST", "/lint", map[string]any{"code": "local n = 0\nn += 1\n", "language": "luau"})
+	res, _ = out["result"].(map[string]any)
+	if res["valid"] != false || !strings.Contains(fmt.Sprint(res["diagnostics"]), "line 2 uses a compound assignment") {
+		t.Fatalf("lua lint: %v", out)
+	}
+}

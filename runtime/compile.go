@@ -22,10 +22,13 @@ type Language string
 const (
 	JavaScript Language = "javascript"
 	TypeScript Language = "typescript"
+	// Lua is Lua 5.1 (gopher-lua), the language of seeds 000 and 001;
+	// Luau-only syntax is refused with a message that names it.
+	Lua Language = "lua"
 )
 
 // ParseLanguage reads a language name: "js" or "javascript", "ts" or
-// "typescript", in any letter case. "" means unspecified.
+// "typescript", "lua" or "luau", in any letter case. "" means unspecified.
 func ParseLanguage(s string) (Language, error) {
 	switch strings.ToLower(s) {
 	case "":
@@ -34,16 +37,21 @@ func ParseLanguage(s string) (Language, error) {
 		return JavaScript, nil
 	case "ts", "typescript":
 		return TypeScript, nil
+	case "lua", "luau":
+		return Lua, nil
 	}
-	return "", fmt.Errorf("unknown language %q: use \"typescript\" (\"ts\") or \"javascript\" (\"js\")", s)
+	return "", fmt.Errorf("unknown language %q: use \"typescript\" (\"ts\"), \"javascript\" (\"js\") or \"lua\" (\"luau\")", s)
 }
 
 // LanguageOf infers a script's language from its file name: .ts, .mts,
-// .cts and .tsx are TypeScript, everything else JavaScript.
+// .cts and .tsx are TypeScript, .lua and .luau Lua, everything else
+// JavaScript.
 func LanguageOf(name string) Language {
 	switch strings.ToLower(path.Ext(name)) {
 	case ".ts", ".mts", ".cts", ".tsx":
 		return TypeScript
+	case ".lua", ".luau":
+		return Lua
 	}
 	return JavaScript
 }

@@ -40,7 +40,22 @@ func (l *logBook) add(prefix string, call goja.FunctionCall) {
 			break
 		}
 	}
-	s := b.String()
+	l.keep(b.String())
+}
+
+// addLine adds one line that a script printed (Lua's print).
+func (l *logBook) addLine(s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.full() {
+		l.dropped++
+		return
+	}
+	l.keep(s)
+}
+
+// keep stores a line, cut to the bytes left; l.mu is held.
+func (l *logBook) keep(s string) {
 	if room := l.maxBytes - l.bytes; len(s) > room {
 		s = s[:room] + "…"
 	}

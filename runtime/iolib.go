@@ -90,17 +90,7 @@ func (s *session) ioOpen(call goja.FunctionCall) goja.Value {
 		}
 		s.touched.Touch(h.name, op)
 	}
-	s.open++
-	if len(s.handles) >= 2*MaxOpenFiles { // forget closed handles
-		live := s.handles[:0]
-		for _, old := range s.handles {
-			if !old.closed {
-				live = append(live, old)
-			}
-		}
-		s.handles = live
-	}
-	s.handles = append(s.handles, h)
+	s.track(h)
 	return s.handleObject(h)
 }
 
@@ -152,17 +142,4 @@ func (s *session) osRemove(call goja.FunctionCall) goja.Value {
 func (s *session) fileSave(call goja.FunctionCall) goja.Value {
 	info := s.save(call, "file.save", "file.save(name, content)")
 	return s.vm.ToValue(s.space.HostPath(info.Name))
-}
-
-// closeHandles ends every handle still open when the script stops: new
-// versions are committed when the run succeeded and discarded when it
-// failed, so a run that dies never leaves a file half-written.
-func (s *session) closeHandles(success bool) {
-	for _, h := range s.handles {
-		if _, err := h.close(!success); err != nil {
-			s.logs.note("[convfiles: " + h.name + " was left open and could not be saved when the run ended: " + files.MessageOf(err) + "]")
-		}
-	}
-	s.handles = nil
-	s.open = 0
 }

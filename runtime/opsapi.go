@@ -121,7 +121,7 @@ func regexpSource(o *goja.Object) string {
 
 // opsEnv is what an operation called from a script works with: its byte
 // budget and session, and its record of the files it touched.
-func (s *session) opsEnv(sp files.Ops) ops.Env {
+func (s *runState) opsEnv(sp files.Ops) ops.Env {
 	return ops.Env{Space: sp, Write: s.writeOpts(), Link: s.link, Touched: func(name string, t ops.Touch) {
 		s.touched.Touch(name, touchOps[t])
 	}}
@@ -164,10 +164,6 @@ func (s *session) opResult(op ops.Op, usage string, out any) goja.Value {
 
 // writeOpts are the options of a script's writes: its byte budget and
 // its session.
-func (s *session) writeOpts() files.WriteOptions {
-	return files.WriteOptions{Budget: s.budget, Session: s.sessionID}
-}
-
 // argError rewrites a JSON decoding error in the script's terms.
 func argError(err error) error {
 	msg := err.Error()

@@ -165,6 +165,9 @@ func (r *Runner) Lint(filename, src string, lang Language) []Diagnostic {
 	if lang == "" {
 		lang = LanguageOf(filename)
 	}
+	if lang == Lua {
+		return lintLua(filename, src)
+	}
 	_, err := r.compiler.compile(filename, src, lang)
 	var ce *compileError
 	if errors.As(err, &ce) {
@@ -192,9 +195,9 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 		timeout = req.Timeout
 	}
 	if req.Filename == "" {
-		req.Filename = "script.js"
-		if req.Language == TypeScript {
-			req.Filename = "script.ts"
+		req.Filename = map[Language]string{TypeScript: "script.ts", Lua: "script.lua"}[req.Language]
+		if req.Filename == "" {
+			req.Filename = "script.js"
 		}
 	}
 	if req.Language == "" {
@@ -211,10 +214,12 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 		// execute_script); inside it, the script reaches its Space alone.
 		ctx = auth.NewContext(ctx, auth.Local)
 	}
+	if req.Language == Lua {
+		return r.runLua(ctx, req, timeout)
+	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s := newSession(runCtx, r.cfg, req.Space)
-	s.sessionID = req.Session
+	s := newSession(runCtx, r.cfg, req.Space, req.Session)
 	s.compiler, s.lang, s.env = r.compiler, req.Language, req.Env
 	s.install()
 

@@ -99,14 +99,6 @@ func (s *session) save(call goja.FunctionCall, fn, usage string) files.Info {
 	return info
 }
 
-// linkOrPath is a file's link, or its host path in a standalone folder.
-func (s *session) linkOrPath(name string) string {
-	if u := s.link(name); u != "" {
-		return u
-	}
-	return s.space.HostPath(name)
-}
-
 // readFile is read_file(name) → a content object. An absolute path is read
 // only inside a configured read root.
 func (s *session) readFile(call goja.FunctionCall) goja.Value {

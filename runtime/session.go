@@ -13,18 +13,11 @@ import (
 // session is the state of one run: its VM, its Space, its logs, its budget
 // and what it touched. Nothing in it outlives the run.
 type session struct {
-	ctx      context.Context
-	cfg      Config
+	runState
 	compiler *compiler
 	lang     Language
 	env      map[string]string
 	vm       *goja.Runtime
-	space    files.Ops
-	budget   *files.Budget
-	// sessionID is recorded as the source session of the files a run creates.
-	sessionID string
-	logs      *logBook
-	touched   *TouchLog
 	// ctors holds Error, TypeError and RangeError as they were before the
 	// script ran, so a script that replaces them cannot change what the
 	// bindings throw.
@@ -32,30 +25,20 @@ type session struct {
 	// contentKey marks the content objects this run made (see contentRef),
 	// so write_file can save one without a round trip through base64.
 	contentKey *goja.Symbol
-	// handleKey marks io handles; handles and open track them.
+	// handleKey marks io handles (runState tracks them).
 	handleKey *goja.Symbol
-	handles   []*handle
-	open      int
 	// stringify is JSON.stringify with its depth guard, as installed
 	// before the script ran: the run's result is made with it.
 	stringify func(goja.FunctionCall) goja.Value
 }
 
-func newSession(ctx context.Context, cfg Config, space files.Ops) *session {
+func newSession(ctx context.Context, cfg Config, space files.Ops, sessionID string) *session {
 	vm := goja.New()
 	vm.SetMaxCallStackSize(cfg.MaxCallStack)
 	// eval and new Function parse with these: a sourceMappingURL comment
 	// in their code must never make the process open a host path.
 	vm.SetParserOptions(parser.WithDisableSourceMaps)
-	return &session{
-		ctx:     ctx,
-		cfg:     cfg,
-		vm:      vm,
-		space:   space,
-		budget:  files.NewBudget(cfg.MaxExecutionBytes),
-		logs:    &logBook{maxLines: cfg.MaxLogLines, maxBytes: cfg.MaxLogBytes},
-		touched: &TouchLog{},
-	}
+	return &session{runState: newRunState(ctx, cfg, space, sessionID), vm: vm}
 }
 
 func (s *session) install() {
@@ -114,13 +97,6 @@ func (s *session) guardCall(f func()) (err error) {
 	}()
 	f()
 	return nil
-}
-
-func (s *session) link(name string) string {
-	if s.space == nil {
-		return ""
-	}
-	return s.cfg.Link(s.space.ID(), name)
 }
 
 // installProcess gives the script process.env, and, for TypeScript compiled

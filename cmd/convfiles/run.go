@@ -21,7 +21,7 @@ func cmdRun(e *env, args []string) error {
 	f.StringVar(dir, "io-dir", "", "the same as --dir (toolscript's name)")
 	f.StringVar(dir, "output-dir", "", "the same as --dir (code-mcp's name)")
 	timeout := f.Duration("timeout", 0, "stop the script after this long (default 5s, config runtime.timeout)")
-	language := f.String("language", "", "typescript (ts) or javascript (js); default from the file name, JavaScript for stdin")
+	language := f.String("language", "", "typescript (ts), javascript (js) or lua (luau); default from the file name (.ts, .lua, .luau), JavaScript for stdin")
 	cfg, err := f.parse(args)
 	if err != nil {
 		return err

@@ -37,7 +37,7 @@ type scriptOut struct {
 // say: allowed values and ranges.
 var narrowInputs = map[string]func(*jsonschema.Schema){
 	"execute_script": func(schema *jsonschema.Schema) {
-		schema.Properties["language"].Enum = []any{"js", "ts", "javascript", "typescript"}
+		schema.Properties["language"].Enum = []any{"js", "ts", "javascript", "typescript", "lua", "luau"}
 		schema.Properties["timeout"].Minimum = jsonschema.Ptr(0.001)
 		schema.Properties["timeout"].Maximum = jsonschema.Ptr(MaxScriptTimeout.Seconds())
 	},
@@ -66,7 +66,7 @@ func (s *Server) executeScript(c *call, in scriptIn) (*sdk.CallToolResult, error
 	}
 	lang, err := runtime.ParseLanguage(in.Language)
 	if err != nil {
-		return nil, files.E("execute_script", files.KindInvalid, in.Language, "language must be js (JavaScript) or ts (TypeScript)", nil)
+		return nil, files.E("execute_script", files.KindInvalid, in.Language, "language must be js (JavaScript), ts (TypeScript) or lua (Lua 5.1)", nil)
 	}
 	var timeout time.Duration
 	if in.Timeout != nil {
@@ -76,8 +76,11 @@ func (s *Server) executeScript(c *call, in scriptIn) (*sdk.CallToolResult, error
 		}
 	}
 	filename := "script.js"
-	if lang == runtime.TypeScript {
+	switch lang {
+	case runtime.TypeScript:
 		filename = "script.ts"
+	case runtime.Lua:
+		filename = "script.lua"
 	}
 	req := runtime.Request{Source: in.Code, Filename: filename, Language: lang, Timeout: timeout, Session: c.session}
 	if c.sp != nil {

@@ -166,7 +166,7 @@ func (s *Server) Close() error {
 }
 
 func instructions(conv string) string {
-	msg := "convfiles keeps the files of LLM conversations. Use the file_* tools to list, read, edit and create files, and execute_script to run JavaScript or TypeScript that works on them. Get the prompt \"convfiles\" to learn the script helpers and see the files."
+	msg := "convfiles keeps the files of LLM conversations. Use the file_* tools to list, read, edit and create files, and execute_script to run JavaScript, TypeScript or Lua that works on them. Get the prompt \"convfiles\" to learn the script helpers and see the files."
 	if conv != "" {
 		msg += " This server serves conversation " + conv + "; tools use it when conversation_id is omitted."
 	} else {

@@ -166,7 +166,7 @@ func TestExecuteScript(t *testing.T) {
 		t.Fatalf("a runaway script: %s", text(res))
 	}
 	for _, bad := range []map[string]any{
-		{"conversation_id": "s1", "code": "1", "language": "lua"},
+		{"conversation_id": "s1", "code": "1", "language": "python"},
 		{"conversation_id": "s1", "code": "1", "timeout": 0},
 		{"conversation_id": "s1", "code": "1", "timeout": 301},
 		{"conversation_id": "s1"},

@@ -1,0 +1,177 @@
+package runtime
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// seedLuaExamples returns every ```lua block of a seed document.
+func seedLuaExamples(t *testing.T, seed string) []string {
+	t.Helper()
+	matches, _ := filepath.Glob(filepath.Join("..", "..", "shared", "seeds", seed+"_*.txt"))
+	if len(matches) != 1 {
+		t.Fatalf("seed %s: %v", seed, matches)
+	}
+	b, err := os.ReadFile(matches[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range regexp.MustCompile("(?s)```lua\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// sdkStub stands in for the API bindings of code-mcp's sdk table, which
+// are not part of convfiles.
+const sdkStub = `sdk = { list_transactions = function(opts)
+  local items = {}
+  for i = 1, 3 do items[i] = { id = "t" .. i, date = "2026-01-0" .. i, amount = i * 1.5, category = "food" } end
+  return { items = items }
+end }
+`
+
+// TestSeedLuaExamplesRunUnchanged: every Lua example of seeds 000 and 001
+// runs as written (seed 000's with a stub for its sdk calls; seed 001's
+// with the data table its example assumes).
+func TestSeedLuaExamplesRunUnchanged(t *testing.T) {
+	code := seedLuaExamples(t, "000")
+	io := seedLuaExamples(t, "001")
+	if len(code) != 1 || len(io) != 1 {
+		t.Fatalf("found %d and %d Lua examples", len(code), len(io))
+	}
+	e := newEnv(t, Config{})
+	rep, err := e.luaRun("seed000", sdkStub+code[0], nil)
+	if err != nil {
+		t.Fatalf("seed 000: %v", err)
+	}
+	var summary struct{ Total, Sum float64 }
+	json.Unmarshal(rep.Result, &summary)
+	if summary.Total != 3 || summary.Sum != 9 {
+		t.Fatalf("seed 000 result %s", rep.Result)
+	}
+	sp, _ := e.store.Space("seed000")
+	csv, _, err := sp.ReadFile("transactions.csv", 1<<20)
+	sp.Close()
+	if err != nil || !strings.HasPrefix(string(csv), "id,date,amount,category\nt1,2026-01-01,1.50,food\n") {
+		t.Fatalf("transactions.csv: %q %v", csv, err)
+	}
+	data := `data = { { id = 1, name = "Ada", total = 10.5 }, { id = 2, name = "Lin", total = 7 } }
+io.open("temp.txt", "w"):write("scratch"):close()
+`
+	rep, err = e.luaRun("seed001", data+io[0], nil)
+	if err != nil {
+		t.Fatalf("seed 001: %v", err)
+	}
+	want := "id,name,total|1,Ada,10.5|2,Lin,7|results.csv|temp.txt"
+	if got := strings.Join(rep.Logs, "|"); got != want {
+		t.Fatalf("seed 001 logs %q, want %q", got, want)
+	}
+	if b, _ := json.Marshal(rep.FilesTouched); !strings.Contains(string(b), `{"name":"temp.txt","op":"remove"}`) {
+		t.Fatalf("seed 001 files_touched %s", b)
+	}
+}
+
+// TestLuaLimits: a runaway loop ends at the timeout, deep recursion and
+// a huge string are refused cleanly, and nothing of the host is
+// reachable.
+func TestLuaLimits(t *testing.T) {
+	e := newEnv(t, Config{Timeout: 300 * time.Millisecond})
+	for _, tc := range []struct{ name, src, typ, want string }{
+		{"endless loop", `while true do end`, TypeTimeout, "timeout"},
+		{"deep recursion", `local function f(n) return f(n + 1) + 1 end return f(1)`, TypeLimit, "nested calls too deeply"},
+		{"huge string", `return string.rep("x", 2^40)`, TypeExecution, "one string may be at most"},
+		{"wide format", `return string.format("%0999999d", 1)`, TypeExecution, "width or precision too long"},
+		{"dofile", `return dofile("/etc/passwd")`, TypeExecution, "attempt to call a non-function object"},
+		{"require", `return require("os")`, TypeExecution, "modules are not available"},
+		{"os.execute", `return os.execute("id")`, TypeExecution, "attempt to call a non-function object"},
+		{"io.popen", `return io.popen("id")`, TypeExecution, "attempt to call a non-function object"},
+		{"syntax", "local x = = 1", TypeSyntax, "line:1"},
+	} {
+		rep, err := e.luaRun("limits", tc.src, nil)
+		var se *ScriptError
+		if err == nil || rep.Error == nil {
+			t.Errorf("%s: no error, result %s", tc.name, rep.Result)
+			continue
+		}
+		se = rep.Error
+		if se.Type != tc.typ || !strings.Contains(se.Message, tc.want) {
+			t.Errorf("%s: %s: %s; want %s containing %q", tc.name, se.Type, se.Message, tc.typ, tc.want)
+		}
+	}
+}
+
+// TestLuauConstructsAreNamed: Luau syntax that Lua 5.1 lacks is refused
+// with a message naming the construct and its line.
+func TestLuauConstructsAreNamed(t *testing.T) {
+	e := newEnv(t, Config{})
+	for _, tc := range []struct{ src, want string }{
+		{"local n = 1\nn += 1\nreturn n", "line 2 uses a compound assignment"},
+		{"local s = \"x\"\ns ..= \"y\"", "line 2 uses a compound assignment"},
+		{"local name = 'a'\nprint(`hi {name}`)", "line 2 uses a backtick string interpolation"},
+		{"for i = 1, 3 do\n  if i == 2 then continue end\nend", "line 2 uses continue"},
+		{"local x: number = 1", "line 1 uses a type annotation"},
+		{"local function f(a: number, b: number): number\n return a + b\nend", "line 1 uses a type annotation on a parameter"},
+		{"type Point = { x: number }", "line 1 uses a type declaration"},
+		{"local v = if true then 1 else 2", "line 1 uses an if … then … else expression"},
+	} {
+		rep, err := e.luaRun("luau", tc.src, nil)
+		if err == nil || rep.Error.Type != TypeSyntax || !strings.Contains(rep.Error.Message, tc.want) {
+			t.Errorf("%q: %v; want a SyntaxError saying %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+// TestLuaSABREAndJSON: SABRE's helpers and code-mcp's json in Lua.
+func TestLuaSABREAndJSON(t *testing.T) {
+	e := newEnv(t, Config{})
+	rep, err := e.luaRun("sabre", `
+local url = write_file("data.json", { name = "Ada", tags = { "a", "b" } })
+local c = read_file("data.json")
+local back = json.decode(c:get_str())
+local copy = write_file("copy.json", c)
+local files = list_files("*.json")
+print(c.mime_type, c.size, #files, files.total)
+delete_file("copy.json")
+return { url = url, name = back.name, tag = back.tags[2], info = file_info("data.json").type, enc = json.encode({ n = 1, x = 2.5 }) }`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	json.Unmarshal(rep.Result, &got)
+	if got["url"] != "http://127.0.0.1:8080/files/sabre/data.json" || got["name"] != "Ada" || got["tag"] != "b" || got["info"] != "text" || got["enc"] != `{"n":1,"x":2.5}` {
+		t.Fatalf("result %s", rep.Result)
+	}
+	if len(rep.Logs) != 1 || !strings.HasPrefix(rep.Logs[0], "application/json\t") || !strings.HasSuffix(rep.Logs[0], "\t2\t2") {
+		t.Fatalf("logs %q", rep.Logs)
+	}
+}
+
+// TestReadmeLuaExample runs the README's Lua example.
+func TestReadmeLuaExample(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```lua\n(.*?)```").FindAllStringSubmatch(string(b), -1)
+	if len(blocks) == 0 {
+		t.Fatal("no Lua example in the README")
+	}
+	e := newEnv(t, Config{})
+	for _, m := range blocks {
+		rep, err := e.luaRun("readme-lua", m[1], nil)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, m[1])
+		}
+		if strings.Join(rep.Logs, "|") != "id,total|1,10.5|2,7|nil\tmissing.txt: No such file or directory" ||
+			string(rep.Result) != `{"link":"http://127.0.0.1:8080/files/readme-lua/note.txt","rows":2}` {
+			t.Fatalf("logs %q result %s", rep.Logs, rep.Result)
+		}
+	}
+}

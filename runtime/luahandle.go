@@ -1,0 +1,139 @@
+package runtime
+
+import (
+	"fmt"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// luaRead is file:read(...): each format ("*a", "*l", "*L", "*n" or a
+// byte count; the "*" may be left out) gives one result, nil at the end
+// of the file ("*a" gives "" there, as in Lua).
+func (s *luaSession) luaRead(L *lua.LState) int {
+	h := s.checkHandle(L, 1, true)
+	if !h.reading() {
+		return luaFail(L, "the file is open for writing; open it with \"r\" to read it", 9)
+	}
+	formats := L.GetTop() - 1
+	if formats == 0 {
+		L.Push(lua.LString("*l"))
+		formats = 1
+	}
+	for i := 2; i < 2+formats; i++ {
+		if !s.readOne(L, h, L.Get(i)) {
+			return i - 1 // the results so far, ending with the nil
+		}
+	}
+	return formats
+}
+
+// readOne pushes one read's result; false after pushing nil at the end.
+func (s *luaSession) readOne(L *lua.LState, h *handle, format lua.LValue) bool {
+	if n, ok := format.(lua.LNumber); ok {
+		b, more, err := h.readCount(int64(n))
+		if err != nil {
+			s.raiseFiles(err)
+		}
+		if !more {
+			L.Push(lua.LNil)
+			return false
+		}
+		L.Push(lua.LString(b))
+		return true
+	}
+	f, ok := format.(lua.LString)
+	if !ok {
+		L.RaiseError("bad argument to 'read' (invalid format)")
+	}
+	switch strings.TrimPrefix(string(f), "*") {
+	case "a":
+		b, err := h.readAll()
+		if err != nil {
+			s.raiseFiles(err)
+		}
+		L.Push(lua.LString(b))
+	case "l", "L":
+		line, more, err := h.readLine(strings.HasSuffix(string(f), "L"))
+		if err != nil {
+			s.raiseFiles(err)
+		}
+		if !more {
+			L.Push(lua.LNil)
+			return false
+		}
+		L.Push(lua.LString(line))
+	case "n":
+		v, more := h.readNumber()
+		if !more {
+			L.Push(lua.LNil)
+			return false
+		}
+		L.Push(lua.LNumber(v))
+	default:
+		L.RaiseError("invalid format argument to read: '%s' (use \"*a\", \"*l\", \"*L\", \"*n\" or a number)", string(f))
+	}
+	return true
+}
+
+// luaWrite is file:write(...) → the file, for chaining: strings and
+// numbers, each charged to the run's byte budget.
+func (s *luaSession) luaWrite(L *lua.LState) int {
+	h := s.checkHandle(L, 1, true)
+	if h.reading() {
+		return luaFail(L, "the file is open for reading; open it with \"w\" or \"a\" to write", 9)
+	}
+	for i := 2; i <= L.GetTop(); i++ {
+		var data string
+		switch v := L.Get(i).(type) {
+		case lua.LString:
+			data = string(v)
+		case lua.LNumber:
+			data = v.String()
+		default:
+			L.ArgError(i, fmt.Sprintf("write expects string or number arguments, not a %s", v.Type()))
+		}
+		if _, err := h.w.Write(stringBytes(data)); err != nil {
+			h.failed = err
+			s.raiseFiles(err)
+		}
+	}
+	L.Push(L.Get(1))
+	return 1
+}
+
+// luaClose is file:close() → true. A write handle's new content becomes
+// the file now, atomically.
+func (s *luaSession) luaClose(L *lua.LState) int {
+	h := s.checkHandle(L, 1, true)
+	_, err := h.close(false)
+	s.open--
+	if err != nil {
+		s.raiseFiles(err)
+	}
+	L.Push(lua.LTrue)
+	return 1
+}
+
+// luaSeek is file:seek(whence?, offset?) → the new position.
+func (s *luaSession) luaSeek(L *lua.LState) int {
+	h := s.checkHandle(L, 1, true)
+	whence := L.OptString(2, "cur")
+	if whence != "set" && whence != "cur" && whence != "end" {
+		L.ArgError(2, fmt.Sprintf("invalid whence argument: '%s' (use \"set\", \"cur\" or \"end\")", whence))
+	}
+	pos, err := h.seek(whence, L.OptInt64(3, 0))
+	if err != nil {
+		return luaFail(L, err.Error(), 22)
+	}
+	L.Push(lua.LNumber(pos))
+	return 1
+}
+
+// luaFlush is file:flush() → true. Writes become the file at close;
+// there is nothing to flush before.
+func (s *luaSession) luaFlush(L *lua.LState) int {
+	s.checkHandle(L, 1, true)
+	L.Push(lua.LTrue)
+	return 1
+}
