@@ -47,44 +47,11 @@ func (r *Runner) runLua(ctx context.Context, req Request, timeout time.Duration)
 	defer cancel()
 	s := &luaSession{runState: newRunState(runCtx, r.cfg, req.Space, req.Session), env: req.Env,
 		contents: map[*lua.LTable]content.Content{}}
-	stop := func(h *limitHit) {
+	out := r.supervise(ctx, timeout, func(h *limitHit) {
 		s.hit.CompareAndSwap(nil, h)
 		cancel()
-	}
-	timer := time.AfterFunc(timeout, func() { stop(timeoutHit(timeout)) })
-	defer timer.Stop()
-	unwatch := r.guard.watch(func() {
-		stop(&limitHit{limit: "memory", msg: fmt.Sprintf("the server's memory passed its limit of %s while scripts ran; this script was stopped", files.FormatBytes(r.cfg.MemoryLimit))})
-	})
-	defer unwatch()
-	stopOnCancel := context.AfterFunc(ctx, func() {
-		stop(&limitHit{limit: "cancelled", msg: "the request was cancelled before the script finished"})
-	})
-	defer stopOnCancel()
-
-	done := make(chan outcome, 1)
-	r.inFlight.Add(1)
-	go func() {
-		defer r.inFlight.Done()
-		s.execute(req.Filename, req.Source, done)
-	}()
-	var out outcome
-	select {
-	case out = <-done:
-	case <-time.After(timeout + abandonGrace):
-		r.abandoned.Add(1)
-		r.cfg.Logger.Warn("script abandoned after its timeout; its goroutine ends by itself", "timeout", timeout)
-		out = outcome{err: timeoutHit(timeout).scriptError()}
-	}
-	rep := &Report{Result: out.result, Logs: s.logs.snapshot(), FilesTouched: s.touched.Final(s.space, s.link)}
-	if rep.Result == nil {
-		rep.Result = []byte("null")
-	}
-	if out.err != nil {
-		rep.Error = out.err
-		return rep, out.err
-	}
-	return rep, nil
+	}, func(done chan<- outcome) { s.execute(req.Filename, req.Source, done) })
+	return s.report(out)
 }
 
 // execute compiles and runs the chunk on its own goroutine and turns

@@ -223,10 +223,19 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 	s.compiler, s.lang, s.env = r.compiler, req.Language, req.Env
 	s.install()
 
-	stop := func(hit *limitHit) {
+	out := r.supervise(ctx, timeout, func(hit *limitHit) {
 		s.vm.Interrupt(hit)
 		cancel()
-	}
+	}, func(done chan<- outcome) { s.execute(req.Filename, req.Source, done) })
+	return s.report(out)
+}
+
+// supervise runs body on a goroutine of its own under the run's limits:
+// stop is called with the limit that ends it (the timeout, the memory
+// watchdog, the request's cancellation), and a body that has not ended
+// abandonGrace past its timeout is abandoned: its outcome is a timeout,
+// and its goroutine ends by itself.
+func (r *Runner) supervise(ctx context.Context, timeout time.Duration, stop func(*limitHit), body func(chan<- outcome)) outcome {
 	timer := time.AfterFunc(timeout, func() { stop(timeoutHit(timeout)) })
 	defer timer.Stop()
 	unwatch := r.guard.watch(func() {
@@ -242,17 +251,20 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 	r.inFlight.Add(1)
 	go func() {
 		defer r.inFlight.Done()
-		s.execute(req.Filename, req.Source, done)
+		body(done)
 	}()
-
-	var out outcome
 	select {
-	case out = <-done:
+	case out := <-done:
+		return out
 	case <-time.After(timeout + abandonGrace):
 		r.abandoned.Add(1)
 		r.cfg.Logger.Warn("script abandoned after its timeout; its goroutine ends by itself", "timeout", timeout)
-		out = outcome{err: timeoutHit(timeout).scriptError()}
+		return outcome{err: timeoutHit(timeout).scriptError()}
 	}
+}
+
+// report is the Report of a run that ended with out.
+func (s *runState) report(out outcome) (*Report, error) {
 	rep := &Report{Result: out.result, Logs: s.logs.snapshot(), FilesTouched: s.touched.Final(s.space, s.link)}
 	if rep.Result == nil {
 		rep.Result = []byte("null")
