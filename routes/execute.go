@@ -112,11 +112,8 @@ func (s *Server) parseExecute(w http.ResponseWriter, r *http.Request, body map[s
 	}
 	req.Env = env
 	req.Source, req.Filename, ok = s.loadCode(w, r, body)
-	if req.Filename == "inline.ts" && req.Language == runtime.JavaScript {
-		req.Filename = "inline.js"
-	}
-	if req.Filename == "inline.ts" && req.Language == runtime.Lua {
-		req.Filename = "inline.lua"
+	if req.Filename == "inline.ts" && req.Language != "" { // inline code is TypeScript unless the request says
+		req.Filename = "inline" + req.Language.Ext()
 	}
 	return req, ok
 }

@@ -192,7 +192,7 @@ func TestExecuteAndLintLua(t *testing.T) {
 		t.Fatalf("lua run: %d %v", status, out)
 	}
 	status, _, out = e.call("POST", "/execute", map[string]any{"language": "lua", "code": "error('boom')"})
-	if typ, msg, _ := errOf(out); status != 500 || typ != "ExecutionError" || !strings.Contains(msg, "boom") {
+	if typ, msg, _ := errOf(out); status != 500 || typ != "ExecutionError" || !strings.Contains(msg, "boom") || !strings.Contains(msg, "inline.lua:1:") {
 		t.Fatalf("lua error: %d %v", status, out)
 	}
 	_, _, out = e.call("POST", "/lint", map[string]any{"code": "local n = 0\nn += 1\n", "language": "luau"})

@@ -27,6 +27,12 @@ const (
 	Lua Language = "lua"
 )
 
+// Ext is the file extension of the language's scripts (".js", ".ts",
+// ".lua"), "" for no language.
+func (l Language) Ext() string {
+	return map[Language]string{JavaScript: ".js", TypeScript: ".ts", Lua: ".lua"}[l]
+}
+
 // ParseLanguage reads a language name: "js" or "javascript", "ts" or
 // "typescript", "lua" or "luau", in any letter case. "" means unspecified.
 func ParseLanguage(s string) (Language, error) {

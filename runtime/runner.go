@@ -194,14 +194,11 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 	if req.Timeout > 0 {
 		timeout = req.Timeout
 	}
-	if req.Filename == "" {
-		req.Filename = map[Language]string{TypeScript: "script.ts", Lua: "script.lua"}[req.Language]
-		if req.Filename == "" {
-			req.Filename = "script.js"
-		}
-	}
 	if req.Language == "" {
 		req.Language = LanguageOf(req.Filename)
+	}
+	if req.Filename == "" {
+		req.Filename = "script" + req.Language.Ext()
 	}
 	if sp, ok := req.Space.(*files.Space); ok && sp == nil {
 		req.Space = nil // a nil *Space means no files, as nil does

@@ -75,14 +75,8 @@ func (s *Server) executeScript(c *call, in scriptIn) (*sdk.CallToolResult, error
 			return nil, files.E("execute_script", files.KindInvalid, "", "timeout must be a number of seconds from 0.001 to 300", nil)
 		}
 	}
-	filename := "script.js"
-	switch lang {
-	case runtime.TypeScript:
-		filename = "script.ts"
-	case runtime.Lua:
-		filename = "script.lua"
-	}
-	req := runtime.Request{Source: in.Code, Filename: filename, Language: lang, Timeout: timeout, Session: c.session}
+	// No file name: the runner names the script after its language.
+	req := runtime.Request{Source: in.Code, Language: lang, Timeout: timeout, Session: c.session}
 	if c.sp != nil {
 		req.Space = ops.ForPrincipal(c.ctx, c.sp) // the helpers do what the credential may
 	}
