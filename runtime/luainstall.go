@@ -155,8 +155,9 @@ func (s *luaSession) raiseFiles(err error) {
 
 // needSpace returns the run's files, or raises when it has none.
 func (s *luaSession) needSpace(fn string) files.Ops {
-	if s.space == nil {
-		s.L.RaiseError("PermissionError: %s: this run has no conversation, so it has no files; run it with a conversation ID", fn)
+	sp, err := s.spaceFor(fn)
+	if err != nil {
+		s.raiseFiles(err)
 	}
-	return s.space
+	return sp
 }

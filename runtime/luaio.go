@@ -207,27 +207,25 @@ func (s *luaSession) luaList(L *lua.LState) int {
 	return 1
 }
 
-// luaOSRemove is os.remove(name) → true: a file, never a folder.
+// luaOSRemove is os.remove(name) → true: a file, never a folder. A
+// missing file is Lua's failure triple.
 func (s *luaSession) luaOSRemove(L *lua.LState) int {
 	sp := s.needSpace("os.remove")
-	name, err := files.ValidateName(L.CheckString(1))
+	name, err := s.removeFile("os.remove", L.CheckString(1))
 	if err == nil {
-		err = sp.Remove(name)
+		L.Push(lua.LTrue)
+		return 1
 	}
-	if err != nil && name != "" {
+	if name != "" {
 		if _, derr := sp.ReadDir(name); derr == nil {
 			L.RaiseError("os.remove: cannot remove directory %q: only files are removed", name)
 		}
 	}
-	if err != nil {
-		if files.KindOf(err) == files.KindNotFound {
-			return luaFail(L, name+": No such file or directory", 2)
-		}
-		s.raiseFiles(err)
+	if files.KindOf(err) == files.KindNotFound {
+		return luaFail(L, name+": No such file or directory", 2)
 	}
-	s.touched.Touch(name, OpRemove)
-	L.Push(lua.LTrue)
-	return 1
+	s.raiseFiles(err)
+	return 0
 }
 
 // luaFileSave is file.save(name, content) → the file's absolute path
@@ -240,7 +238,7 @@ func (s *luaSession) luaFileSave(L *lua.LState) int {
 
 // saveString writes argument 2, a string or a number, as argument 1.
 func (s *luaSession) saveString(L *lua.LState, fn string) files.Info {
-	sp := s.needSpace(fn)
+	s.needSpace(fn)
 	name := L.CheckString(1)
 	var data string
 	switch v := L.Get(2).(type) {
@@ -251,10 +249,9 @@ func (s *luaSession) saveString(L *lua.LState, fn string) files.Info {
 	default:
 		L.ArgError(2, fn+" saves a string; make one with json.encode, string.format or table.concat")
 	}
-	info, err := sp.WriteBytes(s.ctx, name, stringBytes(data), s.writeOpts())
+	info, err := s.saveBytes(fn, name, stringBytes(data))
 	if err != nil {
 		s.raiseFiles(err)
 	}
-	s.touched.Touch(info.Name, OpWrite)
 	return info
 }

@@ -2,15 +2,11 @@ package runtime
 
 import (
 	"encoding/base64"
-	"io"
-	"path"
 	"strings"
-	"time"
 
 	lua "github.com/yuin/gopher-lua"
 
 	"convfiles/content"
-	"convfiles/files"
 	"convfiles/ops"
 )
 
@@ -36,7 +32,7 @@ func (s *luaSession) installLuaSABRE() {
 // a string or number, a content table from read_file (its bytes), or any
 // other table (saved as indented JSON).
 func (s *luaSession) luaWriteFile(L *lua.LState) int {
-	sp := s.needSpace("write_file")
+	s.needSpace("write_file")
 	name := L.CheckString(1)
 	var data []byte
 	switch v := L.Get(2).(type) {
@@ -59,11 +55,10 @@ func (s *luaSession) luaWriteFile(L *lua.LState) int {
 	default:
 		L.RaiseError("ValidationError: write_file(name, content): content is a %s; give a string, a table, or what read_file returned", L.Get(2).Type())
 	}
-	info, err := sp.WriteBytes(s.ctx, name, data, s.writeOpts())
+	info, err := s.saveBytes("write_file", name, data)
 	if err != nil {
 		s.raiseFiles(err)
 	}
-	s.touched.Touch(info.Name, OpWrite)
 	L.Push(lua.LString(s.linkOrPath(info.Name)))
 	return 1
 }
@@ -72,30 +67,10 @@ func (s *luaSession) luaWriteFile(L *lua.LState) int {
 // mime_type, size, url, and text, width, height or pages as they apply,
 // with get_str() and get_bytes().
 func (s *luaSession) luaReadFile(L *lua.LState) int {
-	name := L.CheckString(1)
-	var (
-		f    io.ReadCloser
-		info files.Info
-		err  error
-		url  string
-	)
-	if path.IsAbs(name) {
-		f, info, err = s.cfg.ReadRoots.Open(name)
-	} else if f, info, err = s.needSpace("read_file").Open(name); err == nil {
-		url = s.link(info.Name)
-	}
+	c, url, err := s.readContent(L.CheckString(1))
 	if err != nil {
 		s.raiseFiles(err)
 	}
-	defer f.Close()
-	if info.Size > s.cfg.MaxReadBytes {
-		L.RaiseError("LimitError: read_file loads whole files of at most %s; %s holds %s", files.FormatBytes(s.cfg.MaxReadBytes), info.Name, files.FormatBytes(info.Size))
-	}
-	data := make([]byte, info.Size)
-	if _, err := io.ReadFull(f, data); err != nil {
-		s.raiseFiles(files.E("read", files.KindConflict, info.Name, "the file changed while it was read; try again", err))
-	}
-	c := content.Parse(info.Name, data)
 	m := c.Info()
 	t := L.NewTable()
 	t.RawSetString("type", lua.LString(c.Kind()))
@@ -185,15 +160,10 @@ func (s *luaSession) luaListFiles(L *lua.LState) int {
 
 // luaDeleteFile is delete_file(name) → true.
 func (s *luaSession) luaDeleteFile(L *lua.LState) int {
-	sp := s.needSpace("delete_file")
-	name, err := files.ValidateName(L.CheckString(1))
-	if err == nil {
-		err = sp.Remove(name)
-	}
-	if err != nil {
+	s.needSpace("delete_file")
+	if _, err := s.removeFile("delete_file", L.CheckString(1)); err != nil {
 		s.raiseFiles(err)
 	}
-	s.touched.Touch(name, OpRemove)
 	L.Push(lua.LTrue)
 	return 1
 }
@@ -201,20 +171,18 @@ func (s *luaSession) luaDeleteFile(L *lua.LState) int {
 // luaFileInfo is file_info(name) → {name, size, type, mime_type,
 // modified, url}.
 func (s *luaSession) luaFileInfo(L *lua.LState) int {
-	sp := s.needSpace("file_info")
-	f, info, err := sp.Open(L.CheckString(1))
+	s.needSpace("file_info")
+	f, err := s.describe(L.CheckString(1))
 	if err != nil {
 		s.raiseFiles(err)
 	}
-	kind, mt := content.DetectReader(info.Name, f, info.Size)
-	f.Close()
 	t := L.CreateTable(0, 6)
-	t.RawSetString("name", lua.LString(info.Name))
-	t.RawSetString("size", lua.LNumber(info.Size))
-	t.RawSetString("type", lua.LString(kind))
-	t.RawSetString("mime_type", lua.LString(mt))
-	t.RawSetString("modified", lua.LString(info.ModTime.UTC().Format(time.RFC3339)))
-	t.RawSetString("url", lua.LString(s.link(info.Name)))
+	t.RawSetString("name", lua.LString(f.Name))
+	t.RawSetString("size", lua.LNumber(f.Size))
+	t.RawSetString("type", lua.LString(f.Type))
+	t.RawSetString("mime_type", lua.LString(f.MIME))
+	t.RawSetString("modified", lua.LString(f.Modified))
+	t.RawSetString("url", lua.LString(f.URL))
 	L.Push(t)
 	return 1
 }

@@ -1,16 +1,12 @@
 package runtime
 
 import (
-	"io"
-	"path"
 	"strings"
-	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
 
-	"convfiles/content"
 	"convfiles/files"
 	"convfiles/ops"
 )
@@ -27,10 +23,11 @@ func (s *session) installSABRE() {
 
 // needSpace returns the run's Space or throws when the run has none.
 func (s *session) needSpace(fn string) files.Ops {
-	if s.space == nil {
-		s.throw("PermissionError", fn+": this run has no conversation, so it has no files; run it with a conversation ID")
+	sp, err := s.spaceFor(fn)
+	if err != nil {
+		s.throwFiles(err)
 	}
-	return s.space
+	return sp
 }
 
 // stringArg returns argument i, which must be a string.
@@ -88,46 +85,23 @@ func (s *session) writeFile(call goja.FunctionCall) goja.Value {
 // save writes the content argument of call as the name argument, charged
 // to the run's budget, for write_file and file.save.
 func (s *session) save(call goja.FunctionCall, fn, usage string) files.Info {
-	sp := s.needSpace(fn)
+	s.needSpace(fn)
 	name := s.stringArg(call, 0, usage, "name")
-	data := s.contentBytes(call.Argument(1), usage)
-	info, err := sp.WriteBytes(s.ctx, name, data, s.writeOpts())
+	info, err := s.saveBytes(fn, name, s.contentBytes(call.Argument(1), usage))
 	if err != nil {
 		s.throwFiles(err)
 	}
-	s.touched.Touch(info.Name, OpWrite)
 	return info
 }
 
 // readFile is read_file(name) → a content object. An absolute path is read
 // only inside a configured read root.
 func (s *session) readFile(call goja.FunctionCall) goja.Value {
-	const usage = "read_file(name)"
-	name := s.stringArg(call, 0, usage, "name")
-	var (
-		f    io.ReadCloser
-		info files.Info
-		err  error
-		url  string
-	)
-	if path.IsAbs(name) {
-		f, info, err = s.cfg.ReadRoots.Open(name)
-	} else {
-		f, info, err = s.needSpace("read_file").Open(name)
-		url = s.link(info.Name)
-	}
+	c, url, err := s.readContent(s.stringArg(call, 0, "read_file(name)", "name"))
 	if err != nil {
 		s.throwFiles(err)
 	}
-	defer f.Close()
-	if info.Size > s.cfg.MaxReadBytes {
-		s.throw("LimitError", "read_file loads whole files of at most "+files.FormatBytes(s.cfg.MaxReadBytes)+"; "+info.Name+" holds "+files.FormatBytes(info.Size))
-	}
-	data := make([]byte, info.Size)
-	if _, err := io.ReadFull(f, data); err != nil {
-		s.throwFiles(files.E("read", files.KindConflict, info.Name, "the file changed while it was read; try again", err))
-	}
-	return s.contentObject(content.Parse(info.Name, data), url)
+	return s.contentObject(c, url)
 }
 
 // listFiles is list_files(pattern?, {limit, offset}?) → [{name, size,
@@ -174,36 +148,27 @@ func (s *session) listFiles(call goja.FunctionCall) goja.Value {
 
 // deleteFile is delete_file(name) → true.
 func (s *session) deleteFile(call goja.FunctionCall) goja.Value {
-	sp := s.needSpace("delete_file")
-	name := s.stringArg(call, 0, "delete_file(name)", "name")
-	clean, err := files.ValidateName(name)
-	if err == nil {
-		err = sp.Remove(clean)
-	}
-	if err != nil {
+	s.needSpace("delete_file")
+	if _, err := s.removeFile("delete_file", s.stringArg(call, 0, "delete_file(name)", "name")); err != nil {
 		s.throwFiles(err)
 	}
-	s.touched.Touch(clean, OpRemove)
 	return s.vm.ToValue(true)
 }
 
 // fileInfo is file_info(name) → {name, size, type, mime_type, modified, url},
 // with the type and MIME type sniffed from the file's first bytes.
 func (s *session) fileInfo(call goja.FunctionCall) goja.Value {
-	sp := s.needSpace("file_info")
-	name := s.stringArg(call, 0, "file_info(name)", "name")
-	f, info, err := sp.Open(name)
+	s.needSpace("file_info")
+	f, err := s.describe(s.stringArg(call, 0, "file_info(name)", "name"))
 	if err != nil {
 		s.throwFiles(err)
 	}
-	kind, mt := content.DetectReader(info.Name, f, info.Size)
-	f.Close()
 	o := s.vm.NewObject()
-	o.Set("name", info.Name)
-	o.Set("size", info.Size)
-	o.Set("type", string(kind))
-	o.Set("mime_type", mt)
-	o.Set("modified", info.ModTime.UTC().Format(time.RFC3339))
-	o.Set("url", s.link(info.Name))
+	o.Set("name", f.Name)
+	o.Set("size", f.Size)
+	o.Set("type", f.Type)
+	o.Set("mime_type", f.MIME)
+	o.Set("modified", f.Modified)
+	o.Set("url", f.URL)
 	return o
 }
