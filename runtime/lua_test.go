@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -163,5 +164,27 @@ func TestReadmeLuaExample(t *testing.T) {
 			string(rep.Result) != `{"link":"http://127.0.0.1:8080/files/readme-lua/note.txt","rows":2}` {
 			t.Fatalf("logs %q result %s", rep.Logs, rep.Result)
 		}
+	}
+}
+
+// TestLuaHelpersRefuseHostileNames: every Lua helper that takes a name
+// refuses one that leaves the conversation, is absolute (outside a read
+// root) or holds a NUL, and nothing lands outside the conversation.
+func TestLuaHelpersRefuseHostileNames(t *testing.T) {
+	e := newEnv(t, Config{})
+	for _, call := range []string{`write_file(%s, "x")`, `file.save(%s, "x")`, `read_file(%s)`, `delete_file(%s)`,
+		`file_info(%s)`, `io.lines(%s)`, `io.open(%s, "w")`, `io.list(%s)`, `os.remove(%s)`} {
+		// Lua literals: \0 is a NUL in Lua source.
+		for _, name := range []string{`"../escape.txt"`, `"/etc/passwd"`, `"a\0b.txt"`, `"sub/../../x.txt"`} {
+			src := "return " + fmt.Sprintf(call, name)
+			rep, err := e.luaRun("hostile-lua", src, nil)
+			if err == nil || rep.Error.Type != TypeExecution || !regexp.MustCompile(`ValidationError|PermissionError|FileNotFoundError`).MatchString(rep.Error.Message) {
+				t.Errorf("%s: %v; want a refusal", src, err)
+			}
+		}
+	}
+	root := filepath.Dir(e.store.Dir())
+	if _, err := os.Stat(filepath.Join(root, "escape.txt")); err == nil {
+		t.Fatal("a Lua helper wrote outside the store")
 	}
 }
