@@ -31,16 +31,14 @@ func (a Allowance) Lock() string {
 
 // TenantRange is the half-open range [lo, hi) of the conversation IDs
 // that start with the tenant, for an index that compares bytes; hi is ""
-// when there is no upper bound.
+// for no tenant (every conversation). A tenant is ASCII and ends in "-"
+// or "_" (auth.ValidateTenant), so its last byte plus one is the bound.
 func (a Allowance) TenantRange() (lo, hi string) {
 	t := a.Tenant
-	for len(t) > 0 && t[len(t)-1] == 0xff {
-		t = t[:len(t)-1]
-	}
 	if t == "" {
-		return a.Tenant, ""
+		return "", ""
 	}
-	return a.Tenant, t[:len(t)-1] + string([]byte{t[len(t)-1] + 1})
+	return t, t[:len(t)-1] + string(t[len(t)-1]+1)
 }
 
 type allowanceKey struct{}
