@@ -25,6 +25,11 @@ const (
 // instanceof, subclassing and .constructor behave as before) and inherits
 // its static methods (Array.isArray, Uint8Array.from).
 //
+// Array and the compilers are wrapped at once. The prelude returns the
+// function that wraps ArrayBuffer and the typed arrays, which most scripts
+// never touch: installGuards defers it to the first read of any of their
+// names (see guardTypedLazily).
+//
 // It also routes the code a script compiles at run time (eval, Function and
 // the generator and async function constructors) through check, which
 // applies the nesting and size caps the compiler applies to scripts. An
@@ -34,8 +39,7 @@ var guardPrelude = goja.MustCompile("convfiles-guards.js", fmt.Sprintf(`(functio
   function tooBig(what, n, max) {
     return new RangeError(what + " of " + n + " is over the sandbox limit of " + max);
   }
-  function wrap(name, check) {
-    var C = g[name];
+  function wrap(name, C, check) {
     var W = function () {
       check(arguments);
       var args = Array.prototype.slice.call(arguments);
@@ -51,14 +55,7 @@ var guardPrelude = goja.MustCompile("convfiles-guards.js", fmt.Sprintf(`(functio
   var typed = { ArrayBuffer: 1, Int8Array: 1, Uint8Array: 1, Uint8ClampedArray: 1, Int16Array: 2,
     Uint16Array: 2, Int32Array: 4, Uint32Array: 4, Float32Array: 4, Float64Array: 8,
     BigInt64Array: 8, BigUint64Array: 8 };
-  Object.keys(typed).forEach(function (name) {
-    var per = typed[name];
-    if (!g[name]) return;
-    wrap(name, function (a) {
-      if (typeof a[0] === "number" && a[0] * per > maxBuf) throw tooBig(name + " size", a[0] * per + " bytes", maxBuf + " bytes");
-    });
-  });
-  wrap("Array", function (a) {
+  wrap("Array", g.Array, function (a) {
     if (a.length === 1 && typeof a[0] === "number" && a[0] > maxArr) throw tooBig("Array length", a[0], maxArr);
   });
   var evalOrig = g.eval;
@@ -81,7 +78,57 @@ var guardPrelude = goja.MustCompile("convfiles-guards.js", fmt.Sprintf(`(functio
   Object.defineProperty(g, "Function", { value: wrapCompiler(Function, "Function"), writable: true, configurable: true });
   wrapCompiler(Object.getPrototypeOf(function* () {}).constructor, "GeneratorFunction");
   wrapCompiler(Object.getPrototypeOf(async function () {}).constructor, "AsyncFunction");
+  // originals holds the constructors by name, read before the names
+  // became accessors.
+  return function (originals) {
+    Object.keys(typed).forEach(function (name) {
+      var per = typed[name], C = originals[name];
+      if (!C) return;
+      wrap(name, C, function (a) {
+        if (typeof a[0] === "number" && a[0] * per > maxBuf) throw tooBig(name + " size", a[0] * per + " bytes", maxBuf + " bytes");
+      });
+    });
+  };
 })`, MaxBufferBytes, MaxArrayLength), false)
+
+// typedNames are the globals whose constructors allocate a buffer of a
+// size the script chooses.
+var typedNames = []string{"ArrayBuffer", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array",
+	"Uint16Array", "Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"}
+
+// guardTypedLazily makes each name of typedNames an accessor whose first
+// read wraps all of them at once, before any is handed out: from one
+// typed array a script reaches its ArrayBuffer's constructor, so none may
+// stay unwrapped once one is reachable. Go code that makes a buffer for
+// the script reads the constructor through the global, which wraps them
+// too. Assigning to a name replaces it, as for any global.
+func (s *session) guardTypedLazily(wrapTyped goja.Callable) {
+	g := s.vm.GlobalObject()
+	originals := s.vm.NewObject()
+	wrapped := false
+	wrapAll := func() {
+		if wrapped {
+			return
+		}
+		wrapped = true
+		if _, err := wrapTyped(goja.Undefined(), originals); err != nil {
+			panic(err)
+		}
+	}
+	for _, name := range typedNames {
+		originals.Set(name, g.Get(name))
+		get := s.vm.ToValue(func(goja.FunctionCall) goja.Value {
+			wrapAll()
+			return g.Get(name)
+		})
+		set := s.vm.ToValue(func(call goja.FunctionCall) goja.Value {
+			wrapAll()
+			g.DefineDataProperty(name, call.Argument(0), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+			return goja.Undefined()
+		})
+		g.DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	}
+}
 
 // installGuards caps the string built-ins in Go (cheaper than a JS wrapper)
 // and runs the constructor prelude.
@@ -122,9 +169,12 @@ func (s *session) installGuards() {
 		panic(err)
 	}
 	install, _ := goja.AssertFunction(prelude)
-	if _, err := install(goja.Undefined(), s.vm.GlobalObject(), s.vm.ToValue(s.checkSource)); err != nil {
+	wrapTyped, err := install(goja.Undefined(), s.vm.GlobalObject(), s.vm.ToValue(s.checkSource))
+	if err != nil {
 		panic(err)
 	}
+	fn, _ := goja.AssertFunction(wrapTyped)
+	s.guardTypedLazily(fn)
 }
 
 // checkSource applies the compiler's caps to code compiled at run time.

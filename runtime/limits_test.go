@@ -27,6 +27,12 @@ var runaways = []runaway{
 	{"huge padStart", `"a".padStart(2**40)`, time.Second, TypeExecution, "", "Invalid string length"},
 	{"huge ArrayBuffer", `new ArrayBuffer(1e11)`, time.Second, TypeExecution, "", "over the sandbox limit"},
 	{"huge typed array", `new Float64Array(1e10)`, time.Second, TypeExecution, "", "over the sandbox limit"},
+	// The typed-array constructors are wrapped on first use; one reached
+	// without naming it (a buffer a helper made, a name reassigned first)
+	// is wrapped all the same.
+	{"huge buffer through a helper's bytes", `write_file("b.bin", "abc"); const u = io.open("b.bin", "rb").read(3); new u.buffer.constructor(1e11)`, time.Second, TypeExecution, "", "over the sandbox limit"},
+	{"huge typed array after a reassignment", `Uint8Array = null; new Float64Array(1e10)`, time.Second, TypeExecution, "", "over the sandbox limit"},
+	{"huge typed array through its descriptor", `Object.getOwnPropertyDescriptor(globalThis, "Int32Array").get(); new (Object.getOwnPropertyDescriptor(globalThis, "Int32Array").value)(1e10)`, time.Second, TypeExecution, "", "over the sandbox limit"},
 	{"huge sparse array filled", `new Array(5e7).fill(0)`, time.Second, TypeExecution, "", "Array length"},
 	{"object growth", `const a = []; for (;;) a.push({x: a.length, y: "padding".repeat(4)});`, 2 * time.Second, "", "", ""},
 }

@@ -58,6 +58,16 @@ type Config struct {
 	// expressions it compiles to its own timeout, and a run abandoned past
 	// its timeout ends the process's usefulness (see Abandoned).
 	Exclusive bool
+	// Contained says this process is a disposable sandbox worker whose
+	// memory, stack and CPU the kernel bounds: a script that allocates or
+	// recurses past them ends the process, and its pool reports a
+	// LimitError and starts another. The in-VM guards on size-driven
+	// built-ins (typed arrays, Array(n), String repeat and pad, code
+	// compiled at run time) protect a process that must outlive its
+	// scripts; in a contained one they would only cost every run (about
+	// half of a hello world's), so they are left out. The memory watchdog
+	// and the timeout stay.
+	Contained bool
 	// Link returns the URL of a file of a conversation. For a standalone
 	// folder (conversation "") it may return "".
 	Link   func(conversation, name string) string

@@ -48,7 +48,9 @@ func (s *session) install() {
 	for _, n := range []string{"Error", "TypeError", "RangeError", "SyntaxError"} {
 		s.ctors[n] = s.vm.Get(n)
 	}
-	s.installGuards()
+	if !s.cfg.Contained {
+		s.installGuards()
+	}
 	s.installJSONGuards()
 	s.installConsole()
 	s.installProcess()

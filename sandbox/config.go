@@ -58,5 +58,5 @@ const (
 	DefaultCPULifetime   = 600
 	dataReserve          = 384 << 20
 	addressReserve       = 4 << 30
-	maxRunsPerWorker     = 10000
+	maxRunsPerWorker     = 100000
 )

@@ -155,12 +155,16 @@ func TestWorkersAreKilledAndReplaced(t *testing.T) {
 			`files.download("http://stalled.example/big.bin")`, runtime.TypeTimeout, "timeout"},
 		{"an allocation past the address-space limit",
 			`const a = []; for (;;) a.push(new Uint8Array(64 << 20))`, runtime.TypeLimit, "memory"},
+		// A worker skips the in-VM size guards (runtime.Config.Contained):
+		// the kernel's bounds stop what they would have refused.
+		{"a typed array of a terabyte",
+			`new Float64Array(2 ** 37)`, runtime.TypeLimit, "memory"},
 		{"a parser recursing past its stack",
 			`eval("x=" + "a?\n".repeat(15e5) + "1" + ":1".repeat(15e5))`, "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := plain
-			if c.limit == "memory" {
+			if c.name == "an allocation past the address-space limit" {
 				p = tight
 			}
 			before := p.pids()
@@ -230,17 +234,17 @@ func gone(pid int) bool {
 
 // TestFormatOperationsPastTheirTimeoutAreKilled: a format operation that
 // runs past the format timeout in code that does not look at its deadline
-// (inflating a 300 MB stream takes a quarter of a second; the worker
-// reaches it within milliseconds) is refused with why, its worker killed;
+// (inflating the 256 MiB convfiles reads of a 300 MB stream takes a
+// tenth of a second or more; the worker reaches it within milliseconds) is refused with why, its worker killed;
 // the next one runs.
 func TestFormatOperationsPastTheirTimeoutAreKilled(t *testing.T) {
-	p := newPool(t, Config{Warm: 1, FormatTimeout: 100 * time.Millisecond, Grace: time.Millisecond})
+	p := newPool(t, Config{Warm: 1, FormatTimeout: 20 * time.Millisecond, Grace: time.Millisecond})
 	_, sp := newSpace(t, "pdfs")
 	if _, err := sp.WriteBytes(context.Background(), "bomb.pdf", hostile.FlateBombPDF(300<<20), files.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	_, err := p.Call(context.Background(), formats.Env{Space: sp}, formats.NameOf(formats.ExtractText), formats.FileArgs{File: "bomb.pdf"})
-	if files.KindOf(err) != files.KindInvalid || !strings.Contains(err.Error(), "took longer than 100ms and was stopped") {
+	if files.KindOf(err) != files.KindInvalid || !strings.Contains(err.Error(), "took longer than 20ms and was stopped") {
 		t.Fatalf("an operation past its timeout: %v", err)
 	}
 	if _, killed := p.Stats(); killed != 1 {

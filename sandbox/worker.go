@@ -110,6 +110,7 @@ type worker struct {
 func (w *worker) runtimeConfig() runtime.Config {
 	rc := w.cfg.Limits.config()
 	rc.Exclusive = true
+	rc.Contained = true
 	rc.ReadRoots = readRoots{&client{c: w.c}}
 	rc.Link = func(conv, name string) string { return w.links.URL(conv, name) }
 	rc.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
