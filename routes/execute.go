@@ -19,6 +19,7 @@ type executeResult struct {
 	Result        json.RawMessage   `json:"result"`
 	Logs          []string          `json:"logs"`
 	FilesTouched  []runtime.Touched `json:"files_touched"`
+	FilesWritten  []runtime.Written `json:"files_written"`
 	ExecutionTime float64           `json:"executionTime"` // milliseconds
 }
 
@@ -45,7 +46,7 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 	elapsed := float64(time.Since(start).Microseconds()) / 1000
 	s.log.Info("execute", "file", req.Filename, "language", req.Language, "ms", elapsed, "ok", runErr == nil)
 	if runErr == nil {
-		writeJSON(w, http.StatusOK, executeResult{Success: true, Result: rep.Result, Logs: rep.Logs, FilesTouched: rep.FilesTouched, ExecutionTime: elapsed})
+		writeJSON(w, http.StatusOK, executeResult{Success: true, Result: rep.Result, Logs: rep.Logs, FilesTouched: rep.FilesTouched, FilesWritten: runtime.FilesWritten(rep.FilesTouched, req.Space), ExecutionTime: elapsed})
 		return
 	}
 	status, typ := http.StatusInternalServerError, "ExecutionError"

@@ -12,8 +12,12 @@ import (
 
 // installIO binds toolscript's sandboxed io library (seed 001) — io.open,
 // io.lines, io.type, io.list and os.remove — and code-mcp's file.save
-// (seed 000), all on the run's Space and its byte budget.
+// (seed 000), all on the run's Space and its byte budget. A run without
+// files has none of these globals, as the seeds specify.
 func (s *session) installIO() {
+	if s.space == nil {
+		return
+	}
 	s.lazyGlobal("io", func(o *goja.Object) {
 		o.Set("open", s.ioOpen)
 		o.Set("lines", s.ioLines)

@@ -57,7 +57,10 @@ func (s *luaSession) install() error {
 
 	os := L.NewTable()
 	L.SetFuncs(os, luaClockFuncs())
-	L.SetFuncs(os, map[string]lua.LGFunction{"getenv": s.luaGetenv, "remove": s.luaOSRemove})
+	L.SetFuncs(os, map[string]lua.LGFunction{"getenv": s.luaGetenv})
+	if s.space != nil {
+		os.RawSetString("remove", L.NewFunction(s.luaOSRemove))
+	}
 	L.SetGlobal("os", os)
 	json := L.NewTable()
 	L.SetFuncs(json, map[string]lua.LGFunction{"encode": s.luaJSONEncode, "decode": s.luaJSONDecode})

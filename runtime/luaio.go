@@ -17,7 +17,14 @@ const luaFileType = "convfiles.file"
 // opened, handles are userdata with methods, reads return nil at the end.
 // A name that is not allowed, a mode that does not exist, the 65th open
 // handle and a write past the budget raise errors, as toolscript does.
+//
+// A run without files (no conversation, or file access off, as in hosted
+// mode by default) has no io and no file table at all, as seeds 000 and
+// 001 specify: a script that uses them gets Lua's own nil error.
 func (s *luaSession) installLuaIO() {
+	if s.space == nil {
+		return
+	}
 	L := s.L
 	mt := L.NewTypeMetatable(luaFileType)
 	methods := L.NewTable()

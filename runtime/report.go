@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/dop251/goja"
+
+	"convfiles/files"
 )
 
 // Report is what one execution produced. It is filled even when the script
@@ -118,4 +120,27 @@ func toScriptError(err error) *ScriptError {
 		return &ScriptError{Type: TypeExecution, Message: "unhandled promise rejection: " + rj.Error()}
 	}
 	return &ScriptError{Type: TypeExecution, Message: err.Error()}
+}
+
+// Written is one file a run left behind, as code-mcp's files_written
+// names it (seed 000): its name, where it lives on the host, and its size.
+type Written struct {
+	Name  string `json:"name"`
+	Path  string `json:"path"`
+	Bytes int64  `json:"bytes"`
+}
+
+// FilesWritten lists the files of touched that exist after the run, with
+// their host paths in sp (nil: a run without files, which wrote none).
+func FilesWritten(touched []Touched, sp files.Ops) []Written {
+	out := []Written{}
+	if sp == nil {
+		return out
+	}
+	for _, t := range touched {
+		if t.Op != OpRemove {
+			out = append(out, Written{Name: t.Name, Path: sp.HostPath(t.Name), Bytes: t.Bytes})
+		}
+	}
+	return out
 }

@@ -285,4 +285,21 @@ func TestServeFlags(t *testing.T) {
 	if _, err := serveConfig(quiet, []string{"--config", c.config, "extra"}); err == nil {
 		t.Error("a stray argument was accepted")
 	}
+	// Seeds 000 and 001: the io folder may not climb with "..", and (ours)
+	// may not overlap the conversations' folder, by flag or by config.
+	for _, bad := range []struct{ dir, why string }{
+		{"../toolscript-files", `climbs with ".."`},
+		{"/srv/io/../../etc", `climbs with ".."`},
+		{filepath.Join(c.dataDir, "files"), "overlaps the conversations' folder"},
+		{filepath.Join(c.dataDir, "files", "conv1"), "overlaps the conversations' folder"},
+		{c.dataDir, "overlaps the conversations' folder"},
+	} {
+		if _, err := serveConfig(quiet, []string{"--config", c.config, "--data-dir", c.dataDir, "--io-dir", bad.dir}); err == nil || !strings.Contains(err.Error(), bad.why) {
+			t.Errorf("--io-dir %s: %v, want %q", bad.dir, err, bad.why)
+		}
+	}
+	os.WriteFile(c.config, []byte("[output]\ndir = \"out/../../up\"\n"), 0o600)
+	if _, err := serveConfig(quiet, []string{"--config", c.config}); err == nil || !strings.Contains(err.Error(), `climbs with ".."`) {
+		t.Errorf("[output] dir with ..: %v", err)
+	}
 }

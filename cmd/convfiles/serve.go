@@ -58,7 +58,7 @@ func serveConfig(e *env, args []string) (Config, error) {
 	if *allowRemote {
 		cfg.Server.AllowRemote = true
 	}
-	return cfg, nil
+	return cfg, cfg.checkIODir()
 }
 
 // serve runs the HTTP server until ctx ends, then shuts down gracefully.

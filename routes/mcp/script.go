@@ -4,6 +4,7 @@ import (
 	"convfiles/auth"
 	"convfiles/ops"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -18,18 +19,55 @@ const MaxScriptTimeout = 300 * time.Second
 
 type scriptIn struct {
 	Scope
-	Code     string   `json:"code"`
+	Code     string   `json:"code,omitempty" jsonschema:"the script's source; script is the same (toolscript's and code-mcp's name)"`
+	Script   string   `json:"script,omitempty" jsonschema:"the same as code"`
 	Language string   `json:"language,omitempty"`
-	Timeout  *float64 `json:"timeout,omitempty"`
+	Timeout  *float64 `json:"timeout,omitempty" jsonschema:"seconds; timeout_ms is the same in milliseconds"`
+	// TimeoutMS is toolscript's spelling of the timeout.
+	TimeoutMS *float64 `json:"timeout_ms,omitempty" jsonschema:"the same as timeout, in milliseconds"`
+}
+
+// source is the script's code and its timeout (0: the server's), from
+// either spelling of each.
+func (in scriptIn) source() (string, time.Duration, error) {
+	code := in.Code
+	switch {
+	case in.Code != "" && in.Script != "":
+		return "", 0, files.E("execute_script", files.KindInvalid, "", "give the script as code or as script, not both", nil)
+	case in.Code == "":
+		code = in.Script
+	}
+	if strings.TrimSpace(code) == "" {
+		return "", 0, files.E("execute_script", files.KindInvalid, "", "code is required: the script to run (script is the same)", nil)
+	}
+	if in.Timeout != nil && in.TimeoutMS != nil {
+		return "", 0, files.E("execute_script", files.KindInvalid, "", "give timeout (seconds) or timeout_ms, not both", nil)
+	}
+	seconds := in.Timeout
+	if in.TimeoutMS != nil {
+		s := *in.TimeoutMS / 1000
+		seconds = &s
+	}
+	if seconds == nil {
+		return code, 0, nil
+	}
+	timeout := time.Duration(*seconds * float64(time.Second))
+	if timeout < time.Millisecond || timeout > MaxScriptTimeout {
+		return "", 0, files.E("execute_script", files.KindInvalid, "", "timeout must be a number of seconds from 0.001 to 300 (timeout_ms: 1 to 300000)", nil)
+	}
+	return code, timeout, nil
 }
 
 // scriptOut is seed 001's answer, without its timing stats: the result,
 // the logs and the final state of every file touched, plus the error when
 // the script failed.
 type scriptOut struct {
-	Result       any                  `json:"result"`
-	Logs         []string             `json:"logs"`
-	FilesTouched []runtime.Touched    `json:"files_touched"`
+	Result       any               `json:"result"`
+	Logs         []string          `json:"logs"`
+	FilesTouched []runtime.Touched `json:"files_touched"`
+	// FilesWritten is code-mcp's report of the same (seed 000): the
+	// files that exist after the run, with their host paths.
+	FilesWritten []runtime.Written    `json:"files_written"`
 	Error        *runtime.ScriptError `json:"error,omitempty"`
 }
 
@@ -40,6 +78,8 @@ var narrowInputs = map[string]func(*jsonschema.Schema){
 		schema.Properties["language"].Enum = []any{"js", "ts", "javascript", "typescript", "lua", "luau"}
 		schema.Properties["timeout"].Minimum = jsonschema.Ptr(0.001)
 		schema.Properties["timeout"].Maximum = jsonschema.Ptr(MaxScriptTimeout.Seconds())
+		schema.Properties["timeout_ms"].Minimum = jsonschema.Ptr(1.0)
+		schema.Properties["timeout_ms"].Maximum = jsonschema.Ptr(float64(MaxScriptTimeout.Milliseconds()))
 	},
 }
 
@@ -68,15 +108,12 @@ func (s *Server) executeScript(c *call, in scriptIn) (*sdk.CallToolResult, error
 	if err != nil {
 		return nil, files.E("execute_script", files.KindInvalid, in.Language, "language must be js (JavaScript), ts (TypeScript) or lua (Lua 5.1)", nil)
 	}
-	var timeout time.Duration
-	if in.Timeout != nil {
-		timeout = time.Duration(*in.Timeout * float64(time.Second))
-		if timeout < time.Millisecond || timeout > MaxScriptTimeout {
-			return nil, files.E("execute_script", files.KindInvalid, "", "timeout must be a number of seconds from 0.001 to 300", nil)
-		}
+	code, timeout, err := in.source()
+	if err != nil {
+		return nil, err
 	}
 	// No file name: the runner names the script after its language.
-	req := runtime.Request{Source: in.Code, Language: lang, Timeout: timeout, Session: c.session}
+	req := runtime.Request{Source: code, Language: lang, Timeout: timeout, Session: c.session}
 	if c.sp != nil {
 		req.Space = ops.ForPrincipal(c.ctx, c.sp) // the helpers do what the credential may
 	}
@@ -84,7 +121,7 @@ func (s *Server) executeScript(c *call, in scriptIn) (*sdk.CallToolResult, error
 	if rep == nil {
 		return nil, runErr
 	}
-	out := scriptOut{Logs: rep.Logs, FilesTouched: rep.FilesTouched, Error: rep.Error}
+	out := scriptOut{Logs: rep.Logs, FilesTouched: rep.FilesTouched, FilesWritten: runtime.FilesWritten(rep.FilesTouched, req.Space), Error: rep.Error}
 	if out.Logs == nil {
 		out.Logs = []string{}
 	}
