@@ -34,14 +34,36 @@ type Refusal interface{ Refused() bool }
 // mime_type}: the server fetches the URL straight into the conversation.
 func (s *session) filesDownload(sp files.Ops, call goja.FunctionCall) goja.Value {
 	const usage = "files.download(url, filename?)"
-	into, remote := sp.(DownloaderInto)
-	if s.cfg.Downloader == nil && !remote {
-		s.throw("PermissionError", usage+": downloads are not enabled on this server")
-	}
 	u := s.stringArg(call, 0, usage, "url")
 	name := ""
 	if a := call.Argument(1); !goja.IsUndefined(a) && !goja.IsNull(a) {
 		name = s.stringArg(call, 1, usage, "filename")
+	}
+	d, err := s.download(sp, u, name)
+	var se *scriptFailure
+	switch {
+	case errors.As(err, &se):
+		s.throw(se.name, usage+": "+se.msg)
+	case err != nil:
+		s.throwFiles(err)
+	}
+	return s.vm.ToValue(d)
+}
+
+// scriptFailure is an error a helper raises under its own name
+// (PermissionError, LimitError, Error) rather than a files error's.
+type scriptFailure struct{ name, msg string }
+
+func (f *scriptFailure) Error() string { return f.name + ": " + f.msg }
+
+// download is files.download for JS and Lua alike: the server fetches u
+// into sp as name (or the name it suggests) and the script gets {id,
+// name, size, url, mime_type}. A refused or failed fetch is a
+// *scriptFailure; a write error is the Space's.
+func (s *runState) download(sp files.Ops, u, name string) (map[string]any, error) {
+	into, remote := sp.(DownloaderInto)
+	if s.cfg.Downloader == nil && !remote {
+		return nil, &scriptFailure{"PermissionError", "downloads are not enabled on this server"}
 	}
 	var d Downloaded
 	var err error
@@ -53,25 +75,20 @@ func (s *session) filesDownload(sp files.Ops, call goja.FunctionCall) goja.Value
 	var fetchErr *FetchError
 	switch {
 	case errors.As(err, &fetchErr) && refused(err):
-		s.throw("PermissionError", usage+": "+fetchErr.Err.Error())
+		return nil, &scriptFailure{"PermissionError", fetchErr.Err.Error()}
 	case errors.As(err, &fetchErr):
-		s.throw("Error", usage+": "+fetchErr.Err.Error())
+		return nil, &scriptFailure{"Error", fetchErr.Err.Error()}
 	case err != nil && refused(err):
-		s.throw("LimitError", usage+": "+err.Error())
+		return nil, &scriptFailure{"LimitError", err.Error()}
 	case err != nil:
-		s.throwFiles(err)
+		return nil, err
 	}
 	s.touched.Touch(d.Name, OpWrite)
-	o := s.vm.NewObject()
-	o.Set("id", d.ID)
-	if d.ID == "" {
-		o.Set("id", d.Name)
+	id := d.ID
+	if id == "" {
+		id = d.Name
 	}
-	o.Set("name", d.Name)
-	o.Set("size", d.Size)
-	o.Set("url", s.link(d.Name))
-	o.Set("mime_type", d.MIME)
-	return o
+	return map[string]any{"id": id, "name": d.Name, "size": d.Size, "url": s.link(d.Name), "mime_type": d.MIME}, nil
 }
 
 // Downloaded is a file Download saved.

@@ -67,6 +67,7 @@ func (s *luaSession) install() error {
 	L.SetGlobal("json", json)
 	s.installLuaIO()
 	s.installLuaSABRE()
+	s.installLuaFiles()
 	return nil
 }
 

@@ -75,19 +75,23 @@ func (s *session) opFunc(op ops.Op) func(goja.FunctionCall) goja.Value {
 			}
 			args[p] = s.argValue(usage, camel(p), v)
 		}
-		raw, err := json.Marshal(args)
-		if err != nil {
-			s.throw("TypeError", usage+": "+err.Error())
-		}
-		in := op.NewIn()
-		if err := ops.Decode(raw, in); err != nil {
-			s.throw("TypeError", usage+": "+argError(err).Error())
-		}
-		out, err := op.Run(s.ctx, s.opsEnv(sp), in)
-		if err != nil {
+		v, err := s.callOp(sp, op, args)
+		var bad *badArgument
+		switch {
+		case errors.As(err, &bad):
+			s.throw("TypeError", usage+": "+bad.msg)
+		case err != nil:
 			s.throwFiles(err)
 		}
-		return s.opResult(op, usage, out)
+		list, extra, isList := unwrapResult(op, v)
+		if !isList {
+			return s.vm.ToValue(list)
+		}
+		arr := s.vm.NewArray(list.([]any)...) // a script's own array, which takes properties
+		for k, x := range extra {
+			arr.Set(k, x)
+		}
+		return arr
 	}
 }
 
@@ -128,39 +132,6 @@ func (s *runState) opsEnv(sp files.Ops) ops.Env {
 }
 
 var touchOps = map[ops.Touch]string{ops.Wrote: OpWrite, ops.Appended: OpAppend, ops.Removed: OpRemove}
-
-// opResult is an operation's result as a script sees it: camelCase keys
-// (unless the op keeps seed 004's snake_case), or only its Unwrap field;
-// an unwrapped list carries the other fields (total, next_offset) as
-// properties.
-func (s *session) opResult(op ops.Op, usage string, out any) goja.Value {
-	js, err := json.Marshal(out)
-	if err != nil {
-		s.throw("Error", usage+": "+err.Error())
-	}
-	var v any
-	if err := json.Unmarshal(js, &v); err != nil {
-		s.throw("Error", usage+": "+err.Error())
-	}
-	if !op.SnakeJS {
-		v = camelKeys(v)
-	}
-	m, isObj := v.(map[string]any)
-	if op.Unwrap == "" || !isObj {
-		return s.vm.ToValue(v)
-	}
-	list, isList := m[op.Unwrap].([]any)
-	if !isList {
-		return s.vm.ToValue(m[op.Unwrap])
-	}
-	arr := s.vm.NewArray(list...) // a script's own array, which takes properties
-	for k, x := range m {
-		if k != op.Unwrap && x != nil {
-			arr.Set(k, x)
-		}
-	}
-	return arr
-}
 
 // writeOpts are the options of a script's writes: its byte budget and
 // its session.

@@ -1,0 +1,69 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"convfiles/files"
+	"convfiles/ops"
+)
+
+// badArgument is an argument a script passed that the operation's input
+// cannot take; its message says which and why.
+type badArgument struct{ msg string }
+
+func (b *badArgument) Error() string { return b.msg }
+
+// callOp runs op on sp for a script, JS or Lua alike: args are the
+// input's fields (snake_case keys, as decoded from the script's values).
+// The result comes back as JSON values with camelCase keys, unless the
+// op keeps seed 004's snake_case. A bad argument is a *badArgument; any
+// other error is the operation's.
+func (s *runState) callOp(sp files.Ops, op ops.Op, args map[string]any) (any, error) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, &badArgument{err.Error()}
+	}
+	in := op.NewIn()
+	if err := ops.Decode(raw, in); err != nil {
+		return nil, &badArgument{argError(err).Error()}
+	}
+	out, err := op.Run(s.ctx, s.opsEnv(sp), in)
+	if err != nil {
+		return nil, err
+	}
+	js, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op.Name, err)
+	}
+	var v any
+	if err := json.Unmarshal(js, &v); err != nil {
+		return nil, fmt.Errorf("%s: %w", op.Name, err)
+	}
+	if !op.SnakeJS {
+		v = camelKeys(v)
+	}
+	return v, nil
+}
+
+// unwrapResult is what a script gets back from op: the whole result, or
+// only its Unwrap field. An unwrapped list (isList) carries the result's
+// other fields (total, nextOffset) in extra, which a binding sets on the
+// list it makes.
+func unwrapResult(op ops.Op, v any) (main any, extra map[string]any, isList bool) {
+	m, isObj := v.(map[string]any)
+	if op.Unwrap == "" || !isObj {
+		return v, nil, false
+	}
+	list, isList := m[op.Unwrap].([]any)
+	if !isList {
+		return m[op.Unwrap], nil, false
+	}
+	extra = map[string]any{}
+	for k, x := range m {
+		if k != op.Unwrap && x != nil {
+			extra[k] = x
+		}
+	}
+	return list, extra, true
+}
