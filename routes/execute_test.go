@@ -109,8 +109,9 @@ func TestExecuteFilesGoWhereTheRequestSays(t *testing.T) {
 		t.Errorf("run without a conversation did not use the io folder: %v", err)
 	}
 	off := newCodeEnv(t, func(c *Config) { c.ScriptFiles = false })
-	_, _, out := off.call("POST", "/execute", map[string]any{"code": `try { file.save("x.txt", "x"); "saved" } catch (e) { e.name }`, "conversationId": "c"})
-	if out["result"] != "PermissionError" {
+	// Seeds 000 and 001: with file access off, file and io are absent.
+	_, _, out := off.call("POST", "/execute", map[string]any{"code": `try { file.save("x.txt", "x"); "saved" } catch (e) { e.name + " " + typeof io }`, "conversationId": "c"})
+	if out["result"] != "ReferenceError undefined" {
 		t.Errorf("file access off: %v", out)
 	}
 }
