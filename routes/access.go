@@ -26,6 +26,32 @@ func infoOf(w http.ResponseWriter) *requestInfo {
 	return &requestInfo{}
 }
 
+// timeAnswers makes the error answers of the request w answers carry
+// executionTime, as the Workspace API's do (seed 002): its routes and
+// the answer to a route that does not exist.
+func timeAnswers(w http.ResponseWriter) {
+	if rec, ok := w.(*recorder); ok {
+		rec.timed = true
+	}
+}
+
+// timed is h with timeAnswers.
+func timed(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		timeAnswers(w)
+		h(w, r)
+	}
+}
+
+// elapsedMS is how long ago, in milliseconds, the request w answers
+// arrived, when its answers are timed.
+func elapsedMS(w http.ResponseWriter) (float64, bool) {
+	if rec, ok := w.(*recorder); ok && rec.timed {
+		return float64(time.Since(rec.start).Microseconds()) / 1000, true
+	}
+	return 0, false
+}
+
 // noteRoute is mux middleware that names the matched route by its
 // template: the log and the metrics never carry a conversation ID or a
 // file name as a route.
@@ -42,6 +68,8 @@ func noteRoute(next http.Handler) http.Handler {
 // writer's Flush (event streams) and ReadFrom (sendfile for links).
 type recorder struct {
 	http.ResponseWriter
+	start  time.Time
+	timed  bool // error answers carry executionTime (timeAnswers)
 	status int
 	bytes  int64
 	info   requestInfo
@@ -95,12 +123,12 @@ func (rec *recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
 // been answered logs it (method, route, status, bytes, duration and the
 // credential's ID, never the credential) and counts it.
 func (s *Server) observe(w http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter, *http.Request)) {
+	start := time.Now()
+	rec := &recorder{ResponseWriter: w, start: start, info: requestInfo{route: "unmatched"}}
 	if !s.accessLog && s.metrics == nil {
-		serve(w, r)
+		serve(rec, r)
 		return
 	}
-	start := time.Now()
-	rec := &recorder{ResponseWriter: w, info: requestInfo{route: "unmatched"}}
 	info := &rec.info
 	defer func() {
 		took := time.Since(start)

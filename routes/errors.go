@@ -16,6 +16,10 @@ type envelope struct {
 	Success bool       `json:"success"`
 	Result  any        `json:"result,omitempty"`
 	Error   *errorBody `json:"error,omitempty"`
+	// ExecutionTime is set on the answers of the Workspace API's routes,
+	// errors included: milliseconds the work (or, for an error, the
+	// request so far) took (seed 002).
+	ExecutionTime *float64 `json:"executionTime,omitempty"`
 }
 
 type errorBody struct {
@@ -78,6 +82,12 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
+	if env, ok := v.(envelope); ok && env.Error != nil && env.ExecutionTime == nil {
+		if ms, timed := elapsedMS(w); timed {
+			env.ExecutionTime = &ms
+			v = env
+		}
+	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)

@@ -89,10 +89,9 @@ func (s *Server) codeRequest(w http.ResponseWriter, r *http.Request) (req runtim
 func (s *Server) parseExecute(w http.ResponseWriter, r *http.Request, body map[string]any) (req runtime.Request, ok bool) {
 	req.Timeout = DefaultTimeoutMS * time.Millisecond
 	if raw, has := body["timeout"]; has && raw != nil {
-		n, isNum := raw.(json.Number)
-		ms, err := n.Int64()
-		if !isNum || err != nil || ms < MinTimeoutMS || ms > MaxTimeoutMS {
-			writeFieldError(w, invalid("Invalid timeout", "timeout", raw, fmt.Sprintf("timeout must be a whole number of milliseconds from %d to %d", MinTimeoutMS, MaxTimeoutMS)))
+		ms, fe := validateTimeout(raw)
+		if fe != nil {
+			writeFieldError(w, fe)
 			return req, false
 		}
 		req.Timeout = time.Duration(ms) * time.Millisecond
@@ -155,19 +154,70 @@ func (s *Server) scriptSpace(ctx context.Context, body map[string]any) (*files.S
 	return s.scripts.def, none, nil
 }
 
-// lintResult is the result of POST /lint.
+// lintResult is the result of POST /lint: convfiles' verdict and
+// diagnostics, in the shape deno lint --json gives them (seed 002's
+// linter): version, diagnostics each with a range, filename, message and
+// code, errors (the code's syntax errors) and checkedFiles.
 type lintResult struct {
-	Valid       bool                 `json:"valid"`
-	Diagnostics []runtime.Diagnostic `json:"diagnostics"`
+	Valid        bool          `json:"valid"`
+	Version      int           `json:"version"`
+	Diagnostics  []lintFinding `json:"diagnostics"`
+	Errors       []lintError   `json:"errors"`
+	CheckedFiles []string      `json:"checkedFiles"`
 }
 
-// handleLint is POST /lint: {codeId | code, language?} → the syntax
-// diagnostics of the code, without running it.
+// lintFinding is one diagnostic: convfiles' fields (line, column,
+// severity; 1-based) and deno lint's (range with 0-based columns,
+// filename, code, hint).
+type lintFinding struct {
+	runtime.Diagnostic
+	Range    lintRange `json:"range"`
+	Filename string    `json:"filename"`
+	Hint     string    `json:"hint,omitempty"`
+}
+
+type lintRange struct {
+	Start lintPos `json:"start"`
+	End   lintPos `json:"end"`
+}
+
+type lintPos struct {
+	Line int `json:"line"`
+	Col  int `json:"col"`
+}
+
+// lintError is a syntax error as deno lint lists it.
+type lintError struct {
+	FilePath string `json:"file_path"`
+	Message  string `json:"message"`
+}
+
+// handleLint is POST /lint: {codeId | code, language?} → the code's
+// syntax errors and the warnings of ESLint's rules, without running it.
 func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	req, _, ok := s.codeRequest(w, r)
 	if !ok {
 		return
 	}
+	start := time.Now()
 	diags := s.runner.Lint(req.Filename, req.Source, req.Language)
-	writeResult(w, lintResult{Valid: len(diags) == 0, Diagnostics: diags})
+	file := req.Filename
+	if s.work != nil && file != "inline"+req.Language.Ext() && file != "inline.ts" {
+		file = s.work.HostPath(file)
+	}
+	out := lintResult{Valid: true, Version: 1, Diagnostics: []lintFinding{}, Errors: []lintError{}, CheckedFiles: []string{file}}
+	for _, d := range diags {
+		end := lintPos{Line: max(d.EndLine, d.Line), Col: max(d.EndColumn, d.Column) - 1}
+		f := lintFinding{Diagnostic: d, Filename: file, Range: lintRange{Start: lintPos{Line: d.Line, Col: d.Column - 1}, End: end}}
+		if d.Code == "" {
+			f.Code = "syntax-error"
+		}
+		if d.Severity == "error" {
+			out.Valid = false
+			out.Errors = append(out.Errors, lintError{FilePath: file, Message: fmt.Sprintf("%s:%d:%d: %s", file, d.Line, d.Column, d.Message)})
+		}
+		out.Diagnostics = append(out.Diagnostics, f)
+	}
+	ms := float64(time.Since(start).Microseconds()) / 1000
+	writeJSON(w, http.StatusOK, envelope{Success: true, Result: out, ExecutionTime: &ms})
 }

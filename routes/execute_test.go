@@ -17,7 +17,8 @@ func TestExecuteSavedCode(t *testing.T) {
 	if status != 200 || out["success"] != true || fmt.Sprint(out["logs"]) != `[{"message":"Hello, World!"}]` {
 		t.Fatalf("%d %v", status, out)
 	}
-	if _, ok := out["executionTime"].(float64); !ok || out["result"] != nil || out["files_touched"] == nil {
+	// It returns nothing and prints JSON: that is its result (seed 002).
+	if _, ok := out["executionTime"].(float64); !ok || fmt.Sprint(out["result"]) != "map[message:Hello, World!]" || out["files_touched"] == nil {
 		t.Fatalf("envelope %v", out)
 	}
 }
@@ -70,8 +71,8 @@ func TestExecuteValidation(t *testing.T) {
 		{"neither", map[string]any{}, "give the codeId of saved code"},
 		{"both", map[string]any{"codeId": "a", "code": "1"}, "exclusive"},
 		{"bad codeId", map[string]any{"codeId": "../x"}, "path separators"},
-		{"timeout zero", map[string]any{"code": "1", "timeout": 0}, "from 1 to 300000"},
-		{"timeout too big", map[string]any{"code": "1", "timeout": 300001}, "from 1 to 300000"},
+		{"timeout zero", map[string]any{"code": "1", "timeout": 0}, "between 1 and 300000"},
+		{"timeout too big", map[string]any{"code": "1", "timeout": 300001}, "between 1 and 300000"},
 		{"timeout fraction", map[string]any{"code": "1", "timeout": 1.5}, "whole number"},
 		{"timeout string", map[string]any{"code": "1", "timeout": "5s"}, "whole number"},
 		{"language", map[string]any{"code": "1", "language": "python"}, "typescript"},
@@ -84,6 +85,8 @@ func TestExecuteValidation(t *testing.T) {
 		{"env entries", map[string]any{"code": "1", "env": bigEnv}, "50 entries"},
 		{"env total", map[string]any{"code": "1", "env": wideEnv}, "bytes in all"},
 		{"conversation", map[string]any{"code": "1", "conversationId": "../c"}, ""},
+		{"white space only", map[string]any{"code": " \n\t "}, "code must not be empty"},
+		{"codeId too long for its file", map[string]any{"codeId": strings.Repeat("c", 253)}, "must not exceed 252 characters"},
 	}
 	for _, tt := range tests {
 		status, _, out := e.call("POST", "/execute", tt.body)
@@ -116,17 +119,37 @@ func TestExecuteFilesGoWhereTheRequestSays(t *testing.T) {
 	}
 }
 
+// TestLintRoute: /lint answers convfiles' verdict and deno lint's shape
+// (seed 002): clean code has no diagnostics; ESLint's rules are warnings
+// with ranges (0-based columns) in the code's own lines; a syntax error
+// makes the code invalid and is listed under errors too.
 func TestLintRoute(t *testing.T) {
 	e := newCodeEnv(t, nil)
-	e.call("PUT", "/workspace", map[string]any{"codeId": "ok", "code": "const a: number = 1;"})
+	e.call("PUT", "/workspace", map[string]any{"codeId": "ok", "code": "const a: number = 1;\nconsole.log(a);\n"})
 	_, _, out := e.call("POST", "/lint", map[string]any{"codeId": "ok"})
-	if fmt.Sprint(out["result"]) != "map[diagnostics:[] valid:true]" {
+	res, _ := out["result"].(map[string]any)
+	if _, timed := out["executionTime"].(float64); !timed || res["valid"] != true || res["version"] != 1.0 ||
+		fmt.Sprint(res["diagnostics"], res["errors"], res["checkedFiles"]) != "[] [] ["+filepath.Join(e.workDir, "ok.ts")+"]" {
 		t.Errorf("clean: %v", out)
 	}
+	e.call("PUT", "/workspace", map[string]any{"codeId": "issues", "code": "const unusedVariable = 123;\n\nfunction test() {\n  var oldStyleVar = \"bad\";\n  return;\n  console.log(\"test\", missing);\n}\n"})
+	_, _, out = e.call("POST", "/lint", map[string]any{"codeId": "issues"})
+	res, _ = out["result"].(map[string]any)
+	var got []string
+	for _, d := range res["diagnostics"].([]any) {
+		m := d.(map[string]any)
+		r := m["range"].(map[string]any)["start"].(map[string]any)
+		got = append(got, fmt.Sprintf("%v@%v:%v/%v:%v", m["code"], m["line"], m["column"], r["line"], r["col"]))
+	}
+	want := "no-unused-vars@1:7/1:6 no-unused-vars@3:10/3:9 no-var@4:3/4:2 no-unused-vars@4:7/4:6 no-unreachable@6:3/6:2 no-undef@6:23/6:22"
+	if res["valid"] != true || strings.Join(got, " ") != want || len(res["errors"].([]any)) != 0 {
+		t.Errorf("issues: %s\nwant    %s\n%v", strings.Join(got, " "), want, out)
+	}
 	status, _, out := e.call("POST", "/lint", map[string]any{"code": "let x = ;\n", "language": "javascript"})
-	res, _ := out["result"].(map[string]any)
+	res, _ = out["result"].(map[string]any)
 	diags, _ := res["diagnostics"].([]any)
-	if status != 200 || res["valid"] != false || len(diags) == 0 || !strings.Contains(fmt.Sprint(diags[0]), "line:1") {
+	errs, _ := res["errors"].([]any)
+	if status != 200 || res["valid"] != false || len(diags) == 0 || !strings.Contains(fmt.Sprint(diags[0]), "line:1") || len(errs) != len(diags) {
 		t.Errorf("broken: %d %v", status, out)
 	}
 }

@@ -154,7 +154,7 @@ func TestErrorsAreJSONEnvelopes(t *testing.T) {
 		{"/files/c1/%2e%2e/%2e%2e/etc/passwd", 400, "ValidationError", `".." components`},
 		{"/files/bad%20id/a.txt", 400, "ValidationError", "conversation ID"},
 		{"/files/c1/a%00b", 400, "ValidationError", "NUL"},
-		{"/nowhere", 404, "FileNotFoundError", "no route"},
+		{"/nowhere", 404, "FileNotFoundError", "Route not found"},
 	}
 	for _, tt := range tests {
 		resp, body := get(t, srv.URL+tt.path, nil)

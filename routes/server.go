@@ -50,6 +50,8 @@ type Config struct {
 	MCP http.Handler
 	// Health adds to /healthz's answer (the sandbox's workers).
 	Health func() map[string]any
+	// ActiveRuns counts the scripts running now, for /health; nil is 0.
+	ActiveRuns func() int64
 	// BodyIdle is how long a request body may stall (DefaultBodyIdle).
 	BodyIdle time.Duration
 	// Access is which hosts and other origins are served (see Access); it
@@ -86,6 +88,9 @@ type Server struct {
 	guard   *originGuard
 	idle    time.Duration
 	health  func() map[string]any
+	// activeRuns and started feed /health.
+	activeRuns func() int64
+	started    time.Time
 	// accessLog and metrics observe every request (observe).
 	accessLog bool
 	metrics   *metrics.Metrics
@@ -125,7 +130,7 @@ func New(cfg Config) *Server {
 		panic("routes.New: " + err.Error())
 	}
 	s.guard = guard
-	s.health = cfg.Health
+	s.health, s.activeRuns, s.started = cfg.Health, cfg.ActiveRuns, time.Now()
 	s.accessLog, s.metrics, s.version = cfg.AccessLog, cfg.Metrics, cfg.Version
 	s.directOver = cfg.DirectOver
 	s.idle = cfg.BodyIdle
@@ -141,7 +146,10 @@ func New(cfg Config) *Server {
 	r.SkipClean(true)
 	r.Use(noteRoute)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, s.log, files.E("route", files.KindNotFound, "", fmt.Sprintf("no route for %s %s", r.Method, r.URL.EscapedPath()), nil))
+		// The Workspace API's answer (seed 002), with what was asked.
+		timeAnswers(w)
+		writeJSON(w, http.StatusNotFound, envelope{Error: &errorBody{Type: "FileNotFoundError", Message: "Route not found",
+			Details: map[string]any{"method": r.Method, "path": r.URL.EscapedPath()}}})
 	})
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusMethodNotAllowed, envelope{Error: &errorBody{Type: "MethodNotAllowed", Message: r.Method + " is not allowed here"}})
@@ -161,6 +169,7 @@ func New(cfg Config) *Server {
 		r.Handle(resourceMetadataPath, s.resourceMetadata(cfg.Issuers)).Methods(http.MethodGet, http.MethodOptions)
 	}
 	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
+	r.HandleFunc("/health", s.handleRestexecHealth).Methods(http.MethodGet, http.MethodHead)
 	if cfg.Metrics != nil {
 		r.Handle("/metrics", s.needs(auth.Admin, cfg.Metrics.Handler().ServeHTTP)).Methods(http.MethodGet)
 	}
@@ -201,14 +210,4 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.router.ServeHTTP(w, r)
-}
-
-func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	out := map[string]any{"status": "ok", "version": s.version}
-	if s.health != nil {
-		for k, v := range s.health() {
-			out[k] = v
-		}
-	}
-	writeResult(w, out)
 }

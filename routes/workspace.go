@@ -19,9 +19,9 @@ import (
 const maxBody = 6*MaxCodeBytes + 64<<10
 
 func (s *Server) registerCodeRoutes(r *mux.Router) {
-	r.HandleFunc("/workspace", s.needs(auth.Execute, s.handleWorkspaceSave)).Methods(http.MethodPut)
-	r.HandleFunc("/execute", s.needs(auth.Execute, s.handleExecute)).Methods(http.MethodPost)
-	r.HandleFunc("/lint", s.needs(auth.Execute, s.handleLint)).Methods(http.MethodPost)
+	r.HandleFunc("/workspace", timed(s.needs(auth.Execute, s.handleWorkspaceSave))).Methods(http.MethodPut)
+	r.HandleFunc("/execute", timed(s.needs(auth.Execute, s.handleExecute))).Methods(http.MethodPost)
+	r.HandleFunc("/lint", timed(s.needs(auth.Execute, s.handleLint))).Methods(http.MethodPost)
 }
 
 // codeName is the file saved code of codeID lives in: in the folder of
@@ -45,10 +45,10 @@ func decodeBody(w http.ResponseWriter, r *http.Request) (map[string]any, *fieldE
 			return nil, &fieldError{status: 413, message: "Request body exceeds maximum allowed size",
 				details: map[string]any{"maxSize": maxBody}}
 		}
-		return nil, &fieldError{status: 400, message: "Invalid JSON body", details: map[string]any{"reason": err.Error()}}
+		return nil, &fieldError{status: 400, message: "Invalid JSON in request body", details: map[string]any{"reason": err.Error()}}
 	}
 	if body == nil {
-		return nil, &fieldError{status: 400, message: "Invalid JSON body", details: map[string]any{"reason": "the body must be a JSON object"}}
+		return nil, &fieldError{status: 400, message: "Invalid JSON in request body", details: map[string]any{"reason": "the body must be a JSON object"}}
 	}
 	return body, nil
 }

@@ -67,7 +67,12 @@ type Diagnostic struct {
 	Line     int    `json:"line"`
 	Column   int    `json:"column"`
 	Message  string `json:"message"`
-	Severity string `json:"severity"`
+	Severity string `json:"severity"` // "error" (it does not compile) or "warning"
+	// Code names the lint rule of a warning ("no-unused-vars").
+	Code string `json:"code,omitempty"`
+	// EndLine and EndColumn end the range a warning covers.
+	EndLine   int `json:"endLine,omitempty"`
+	EndColumn int `json:"endColumn,omitempty"`
 }
 
 // compileError is a script that does not compile, with where and why.

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -18,6 +20,11 @@ type logBook struct {
 	maxLines int
 	maxBytes int
 	dropped  int
+	// lastOut is the last line of standard output (console.log, info,
+	// debug, print), kept whole even past the caps, up to MaxResultBytes:
+	// a script that prints its result as JSON has it as its result.
+	lastOut string
+	maxOut  int
 }
 
 func (l *logBook) full() bool { return len(l.lines) >= l.maxLines || l.bytes >= l.maxBytes }
@@ -25,7 +32,7 @@ func (l *logBook) full() bool { return len(l.lines) >= l.maxLines || l.bytes >= 
 func (l *logBook) add(prefix string, call goja.FunctionCall) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.full() {
+	if l.full() && prefix != "" {
 		l.dropped++
 		return
 	}
@@ -36,17 +43,53 @@ func (l *logBook) add(prefix string, call goja.FunctionCall) {
 			b.WriteByte(' ')
 		}
 		b.WriteString(inspect(a))
-		if b.Len() > l.maxBytes {
+		if b.Len() > max(l.maxBytes, l.maxOut) {
 			break
 		}
 	}
+	if prefix == "" {
+		l.noteOut(b.String())
+	}
+	if l.full() {
+		l.dropped++
+		return
+	}
 	l.keep(b.String())
+}
+
+// noteOut remembers the last line of a line of standard output; l.mu is
+// held.
+func (l *logBook) noteOut(s string) {
+	if i := strings.LastIndexByte(strings.TrimRight(s, "\n"), '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	l.lastOut = ""
+	if len(s) <= l.maxOut {
+		l.lastOut = s
+	}
+}
+
+// printedResult is the last line of standard output as JSON, when it is
+// JSON (restexec's rule for a script that prints its result); nil if not.
+func (l *logBook) printedResult() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	line := strings.TrimSpace(l.lastOut)
+	if line == "" || !json.Valid([]byte(line)) {
+		return nil
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(line)) != nil {
+		return nil
+	}
+	return b.Bytes()
 }
 
 // addLine adds one line that a script printed (Lua's print).
 func (l *logBook) addLine(s string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.noteOut(s)
 	if l.full() {
 		l.dropped++
 		return

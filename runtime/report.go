@@ -14,7 +14,10 @@ import (
 // fails, so the logs and files written before the failure are not lost.
 type Report struct {
 	// Result is the JSON of the value the script returned, or of its last
-	// expression; null when there was none.
+	// expression. A script with neither (its last statement a console.log
+	// or a declaration) has as its result the last line it printed, when
+	// that line is JSON: the Workspace Execute API's rule (seed 002) for
+	// scripts that print their result. Otherwise null.
 	Result json.RawMessage `json:"result"`
 	// Logs holds print and console output, one entry per call, capped.
 	Logs []string `json:"logs"`

@@ -170,7 +170,8 @@ func (r *Runner) Abandoned() int64 { return r.abandoned.Load() }
 
 // Lint reports the syntax errors of src without running it: for
 // TypeScript those of the TypeScript step (types are not checked), for
-// JavaScript those of the parser.
+// JavaScript those of the parser. Code that compiles is checked with
+// ESLint's rules (see ruleDiagnostics): each finding is a warning.
 func (r *Runner) Lint(filename, src string, lang Language) []Diagnostic {
 	if lang == "" {
 		lang = LanguageOf(filename)
@@ -185,6 +186,9 @@ func (r *Runner) Lint(filename, src string, lang Language) []Diagnostic {
 	}
 	if err != nil {
 		return []Diagnostic{{Line: 1, Column: 1, Message: err.Error(), Severity: "error"}}
+	}
+	if d := ruleDiagnostics(filename, src, lang); d != nil {
+		return d
 	}
 	return []Diagnostic{}
 }
@@ -273,6 +277,10 @@ func (r *Runner) supervise(ctx context.Context, timeout time.Duration, stop func
 // report is the Report of a run that ended with out.
 func (s *runState) report(out outcome) (*Report, error) {
 	rep := &Report{Result: out.result, Logs: s.logs.snapshot(), FilesTouched: s.touched.Final(s.space, s.link)}
+	if rep.Result == nil && out.err == nil {
+		// No value: the last line printed, when it is JSON (restexec).
+		rep.Result = s.logs.printedResult()
+	}
 	if rep.Result == nil {
 		rep.Result = []byte("null")
 	}

@@ -30,7 +30,7 @@ func newRunState(ctx context.Context, cfg Config, space files.Ops, sessionID str
 		space:     space,
 		budget:    files.NewBudget(cfg.MaxExecutionBytes),
 		sessionID: sessionID,
-		logs:      &logBook{maxLines: cfg.MaxLogLines, maxBytes: cfg.MaxLogBytes},
+		logs:      &logBook{maxLines: cfg.MaxLogLines, maxBytes: cfg.MaxLogBytes, maxOut: cfg.MaxResultBytes},
 		touched:   &TouchLog{},
 	}
 }

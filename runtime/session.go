@@ -109,6 +109,26 @@ func (s *session) installProcess() {
 		env.Set(k, v)
 	}
 	s.vm.Set("process", map[string]any{"env": env})
+	// Deno.env, for scripts written for Deno (seed 002's runtime): get,
+	// has and toObject over the same variables.
+	s.lazyGlobal("Deno", func(deno *goja.Object) {
+		denoEnv := s.vm.NewObject()
+		denoEnv.Set("get", func(key string) goja.Value {
+			if v, ok := s.env[key]; ok {
+				return s.vm.ToValue(v)
+			}
+			return goja.Undefined()
+		})
+		denoEnv.Set("has", func(key string) bool { _, ok := s.env[key]; return ok })
+		denoEnv.Set("toObject", func() map[string]any {
+			out := make(map[string]any, len(s.env))
+			for k, v := range s.env {
+				out[k] = v
+			}
+			return out
+		})
+		deno.Set("env", denoEnv)
+	})
 	if s.lang == TypeScript {
 		exports := s.vm.NewObject()
 		module := s.vm.NewObject()

@@ -80,10 +80,27 @@ func TestTypeScriptIsTranspiledOncePerSource(t *testing.T) {
 
 func TestLint(t *testing.T) {
 	r := New(Config{})
-	if d := r.Lint("ok.ts", "const a: number = 1;", ""); len(d) != 0 {
+	if d := r.Lint("ok.ts", "const a: number = 1;\nconsole.log(a);", ""); len(d) != 0 {
 		t.Fatalf("clean code: %+v", d)
 	}
-	d := r.Lint("bad.ts", "const a = 1;\nconst = 2;\n", "")
+	// ESLint's rules, at the TypeScript's own positions: an enum (which
+	// the TypeScript step turns into a var) is not a var of the user's.
+	d := r.Lint("warn.ts", "enum Color { Red }\n\ninterface P { n: number }\nvar p: P = { n: Color.Red };\nlet unused: string = 'x';\nconsole.log(p);\n", "")
+	want := []Diagnostic{
+		{Line: 4, Column: 1, Severity: "warning", Code: "no-var", EndLine: 4, EndColumn: 28},
+		{Line: 5, Column: 5, Severity: "warning", Code: "no-unused-vars", EndLine: 5, EndColumn: 11},
+		{Line: 5, Column: 5, Severity: "warning", Code: "prefer-const", EndLine: 5, EndColumn: 11},
+	}
+	if len(d) != len(want) {
+		t.Fatalf("ts warnings %+v", d)
+	}
+	for i, w := range want {
+		w.Message = d[i].Message
+		if d[i] != w || w.Message == "" {
+			t.Errorf("warning %d: %+v, want %+v", i, d[i], w)
+		}
+	}
+	d = r.Lint("bad.ts", "const a = 1;\nconst = 2;\n", "")
 	if len(d) == 0 || d[0].Line != 2 || d[0].Severity != "error" {
 		t.Fatalf("ts diagnostics %+v", d)
 	}

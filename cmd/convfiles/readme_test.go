@@ -161,6 +161,20 @@ func checkQuickstartLinks(t *testing.T, c *cli, report, errorExample string, cur
 		if strings.HasSuffix(line, "/healthz") && !strings.Contains(string(out), `"sandbox":{"confinement":"rlimits`) {
 			t.Errorf("/healthz does not describe the sandbox as the README says: %s", out)
 		}
+		if strings.HasSuffix(line, "/health") {
+			var h struct {
+				Status          string
+				Uptime          float64
+				ActiveProcesses *int64
+				MemoryUsage     struct{ RSS, HeapTotal, HeapUsed uint64 }
+			}
+			if json.Unmarshal(out, &h) != nil || h.Status != "ok" || h.Uptime <= 0 || h.ActiveProcesses == nil || h.MemoryUsage.RSS == 0 || h.MemoryUsage.HeapUsed == 0 {
+				t.Errorf("/health is not what the README says: %s", out)
+			}
+		}
+		if strings.HasSuffix(line, `"language": "typescript"}'`) && strings.Contains(line, "/lint") && !strings.Contains(string(out), `"code":"no-unused-vars"`) {
+			t.Errorf("/lint of an unused variable: %s", out)
+		}
 		if fileID == "" && strings.Contains(line, "/api/files/upload") {
 			var up struct {
 				Result struct{ Files []struct{ ID string } }
@@ -261,6 +275,8 @@ func runCurl(t *testing.T, base, line string) []byte {
 	switch {
 	case strings.HasSuffix(target, "/mcp"): // a JSON-RPC answer, as an event stream
 		ok = ok && strings.Contains(string(out), `"serverInfo":{"name":"convfiles"`)
+	case strings.HasSuffix(target, "/health"): // the Workspace API's, not enveloped
+		ok = ok && strings.HasPrefix(string(out), `{"status":"ok"`)
 	case strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json"):
 		ok = ok && strings.Contains(string(out), `"success":true`)
 	}

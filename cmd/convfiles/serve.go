@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -99,7 +100,8 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 	defer scripts.close()
 	m := metrics.New(storedBytes(store))
 	m.Follow(ctx, bus)
-	scripts.Executor = countRuns{scripts.Executor, m}
+	runs := countRuns{Executor: scripts.Executor, m: m, active: new(atomic.Int64)}
+	scripts.Executor = runs
 	rc := routes.Config{
 		Store:              store,
 		Links:              scripts.links,
@@ -128,6 +130,7 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 	}
 	defer mcpServer.Close()
 	rc.MCP = mcpServer.HTTPHandler()
+	rc.ActiveRuns = runs.active.Load
 	rc.Health = func() map[string]any {
 		h := scripts.health()
 		if h == nil {
@@ -263,15 +266,18 @@ func storedBytes(store *files.Store) func() (int64, error) {
 	}
 }
 
-// countRuns counts each script run by its outcome.
+// countRuns counts each script run by its outcome, and those running now.
 type countRuns struct {
 	runtime.Executor
-	m *metrics.Metrics
+	m      *metrics.Metrics
+	active *atomic.Int64
 }
 
 // Run runs the script and counts it.
 func (c countRuns) Run(ctx context.Context, req runtime.Request) (*runtime.Report, error) {
+	c.active.Add(1)
 	rep, err := c.Executor.Run(ctx, req)
+	c.active.Add(-1)
 	outcome := "ok"
 	if rep != nil && rep.Error != nil {
 		outcome = rep.Error.Type

@@ -57,7 +57,11 @@ var rules = map[string]struct {
 	"files":           {mayImport: []string{"internal/bytesize"}, mustNot: []string{"net/http", "database/sql", "github.com/dop251/goja", "modernc.org/sqlite"}},
 	// esbuild's API package links net/http for its dev server; the runtime
 	// itself speaks no HTTP.
-	"runtime": {mayImport: []string{"files", "content", "formats", "ops", "auth", "prompts", "internal/bytesize", "internal/signing"}, ownNot: []string{"net/http"}},
+	"runtime": {mayImport: []string{"files", "content", "formats", "ops", "auth", "prompts", "runtime/lint", "internal/bytesize", "internal/signing"}, ownNot: []string{"net/http"}},
+	// runtime/lint runs ESLint's rules in goja: no files, no doors.
+	"runtime/lint": {ownNot: []string{"net/http", "os"}},
+	// runtime/lint/genbundle rebuilds ESLint's bundle (go generate).
+	"runtime/lint/genbundle": {},
 	"routes":  {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/links", "internal/signing", "internal/metrics"}},
 	// sandbox runs the runtime and formats in worker processes and serves
 	// their file operations: it speaks no HTTP and knows no SQL.
