@@ -62,7 +62,7 @@ var rules = map[string]struct {
 	"runtime/lint": {ownNot: []string{"net/http", "os"}},
 	// runtime/lint/genbundle rebuilds ESLint's bundle (go generate).
 	"runtime/lint/genbundle": {},
-	"routes":  {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/links", "internal/signing", "internal/metrics"}},
+	"routes":                 {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/links", "internal/signing", "internal/metrics"}},
 	// sandbox runs the runtime and formats in worker processes and serves
 	// their file operations: it speaks no HTTP and knows no SQL.
 	"sandbox": {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/links", "internal/signing"},
