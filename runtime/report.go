@@ -103,6 +103,10 @@ func compileScriptError(err error) *ScriptError {
 }
 
 func toScriptError(err error) *ScriptError {
+	var hit *limitHit
+	if errors.As(err, &hit) {
+		return hit.scriptError()
+	}
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
 		if hit, ok := ie.Value().(*limitHit); ok {

@@ -235,6 +235,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 	s.install()
 
 	out := r.supervise(ctx, timeout, func(hit *limitHit) {
+		s.stopped.CompareAndSwap(nil, hit)
 		s.vm.Interrupt(hit)
 		cancel()
 	}, func(done chan<- outcome) { s.execute(req.Filename, req.Source, done) })
@@ -312,6 +313,9 @@ func (s *session) execute(filename, src string, done chan<- outcome) {
 		return
 	}
 	v, err := s.vm.RunProgram(prg)
+	if err == nil {
+		err = s.timers.run()
+	}
 	if err == nil {
 		v, err = s.settle(v)
 	}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
@@ -30,6 +31,19 @@ type session struct {
 	// stringify is JSON.stringify with its depth guard, as installed
 	// before the script ran: the run's result is made with it.
 	stringify func(goja.FunctionCall) goja.Value
+	// timers is the run's event loop (setTimeout and friends).
+	timers *timerLoop
+	// stopped is the limit that stopped the run, once one has.
+	stopped atomic.Pointer[limitHit]
+}
+
+// stopReason is why the run was stopped: the limit it hit, or its
+// context's end.
+func (s *session) stopReason() error {
+	if hit := s.stopped.Load(); hit != nil {
+		return hit
+	}
+	return s.ctx.Err()
 }
 
 func newSession(ctx context.Context, cfg Config, space files.Ops, sessionID string) *session {
@@ -57,6 +71,8 @@ func (s *session) install() {
 	s.installSABRE()
 	s.installIO()
 	s.installFilesAPI()
+	s.installTimers()
+	s.installWebAPI()
 }
 
 // exportResult turns the script's value into JSON with JS semantics
