@@ -42,7 +42,9 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 		req.Space = ops.ForPrincipal(r.Context(), space)
 	}
 	start := time.Now()
+	s.running.Add(1)
 	rep, runErr := s.runner.Run(r.Context(), req)
+	s.running.Add(-1)
 	elapsed := float64(time.Since(start).Microseconds()) / 1000
 	s.log.Info("execute", "file", req.Filename, "language", req.Language, "ms", elapsed, "ok", runErr == nil)
 	if runErr == nil {

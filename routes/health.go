@@ -47,10 +47,8 @@ type memoryUsage struct {
 
 // handleRestexecHealth is GET /health.
 func (s *Server) handleRestexecHealth(w http.ResponseWriter, r *http.Request) {
-	out := restexecHealth{Status: "ok", Uptime: time.Since(s.started).Seconds(), MemoryUsage: readMemoryUsage(), Version: s.version}
-	if s.activeRuns != nil {
-		out.ActiveProcesses = s.activeRuns()
-	}
+	out := restexecHealth{Status: "ok", Uptime: time.Since(s.started).Seconds(), ActiveProcesses: s.activeRuns(),
+		MemoryUsage: readMemoryUsage(), Version: s.version}
 	writeJSON(w, http.StatusOK, out)
 }
 

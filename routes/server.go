@@ -9,6 +9,7 @@ import (
 	goruntime "runtime"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -50,7 +51,8 @@ type Config struct {
 	MCP http.Handler
 	// Health adds to /healthz's answer (the sandbox's workers).
 	Health func() map[string]any
-	// ActiveRuns counts the scripts running now, for /health; nil is 0.
+	// ActiveRuns counts the scripts running now, for /health; nil counts
+	// the runs of /execute.
 	ActiveRuns func() int64
 	// BodyIdle is how long a request body may stall (DefaultBodyIdle).
 	BodyIdle time.Duration
@@ -88,9 +90,11 @@ type Server struct {
 	guard   *originGuard
 	idle    time.Duration
 	health  func() map[string]any
-	// activeRuns and started feed /health.
+	// activeRuns and started feed /health; running counts this server's
+	// own /execute runs, for when nothing counts them all.
 	activeRuns func() int64
 	started    time.Time
+	running    atomic.Int64
 	// accessLog and metrics observe every request (observe).
 	accessLog bool
 	metrics   *metrics.Metrics
@@ -131,6 +135,9 @@ func New(cfg Config) *Server {
 	}
 	s.guard = guard
 	s.health, s.activeRuns, s.started = cfg.Health, cfg.ActiveRuns, time.Now()
+	if s.activeRuns == nil {
+		s.activeRuns = s.running.Load
+	}
 	s.accessLog, s.metrics, s.version = cfg.AccessLog, cfg.Metrics, cfg.Version
 	s.directOver = cfg.DirectOver
 	s.idle = cfg.BodyIdle

@@ -177,7 +177,7 @@ var fence = regexp.MustCompile("(?s)```[ \t]*(ts|typescript|js|javascript)[ \t]*
 // phase 2): LLM answers often wrap code in markdown.
 func extractFence(code string) string {
 	if m := fence.FindStringSubmatch(code); m != nil {
-		return m[2] + "\n"
+		return m[2]
 	}
 	return code
 }

@@ -123,7 +123,7 @@ func (s *Server) loadCode(w http.ResponseWriter, r *http.Request, body map[strin
 		writeFieldError(w, invalid("Give codeId or code, not both", "codeId", rawID, "codeId and code are exclusive"))
 		return "", "", false
 	case !hasID && !hasCode:
-		writeFieldError(w, invalid("codeId or code is required", "codeId", nil, "give the codeId of saved code, or the code itself"))
+		writeFieldError(w, invalid("codeId is required", "codeId", nil, "give the codeId of saved code, or the code itself"))
 		return "", "", false
 	case hasCode:
 		c, ferr := validateCode(rawCode, true)

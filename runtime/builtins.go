@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"strings"
 	"fmt"
 
 	"github.com/dop251/goja"
@@ -20,21 +21,25 @@ const (
 	MaxArrayLength  = 1 << 24 // length of an array made by Array(n)
 )
 
-// guardPrelude wraps the size-driven constructors. It is compiled once and
-// run in every VM. A wrapper shares its constructor's prototype (so
-// instanceof, subclassing and .constructor behave as before) and inherits
-// its static methods (Array.isArray, Uint8Array.from).
+// guardPrelude wraps the size-driven constructors and the compilers. It
+// is compiled once and run in every VM. A wrapper shares its constructor's
+// prototype (so instanceof, subclassing and .constructor behave as
+// before) and inherits its static methods (Array.isArray, Uint8Array.from).
 //
-// Array and the compilers are wrapped at once. The prelude returns the
-// function that wraps ArrayBuffer and the typed arrays, which most scripts
-// never touch: installGuards defers it to the first read of any of their
-// names (see guardTypedLazily).
+// Array is wrapped at once when sizes is true (a process that must outlive
+// its scripts; see Config.Contained). The prelude returns two functions
+// for what most scripts never reach, which installGuards calls on demand:
+// the first wraps ArrayBuffer and the typed arrays (on the first read of
+// one of their names, see guardTypedLazily), the second the generator and
+// async function constructors (when the script could make such a
+// function: see mayReachGenerators).
 //
-// It also routes the code a script compiles at run time (eval, Function and
+// It routes the code a script compiles at run time (eval, Function and
 // the generator and async function constructors) through check, which
-// applies the nesting and size caps the compiler applies to scripts. An
-// eval becomes an indirect one: it runs in the global scope.
-var guardPrelude = goja.MustCompile("convfiles-guards.js", fmt.Sprintf(`(function (g, check) {
+// applies the nesting and size caps the compiler applies to scripts: a
+// parser recursing without end would take the process down. An eval
+// becomes an indirect one: it runs in the global scope.
+var guardPrelude = goja.MustCompile("convfiles-guards.js", fmt.Sprintf(`(function (g, check, sizes) {
   var maxBuf = %d, maxArr = %d;
   function tooBig(what, n, max) {
     return new RangeError(what + " of " + n + " is over the sandbox limit of " + max);
@@ -55,9 +60,11 @@ var guardPrelude = goja.MustCompile("convfiles-guards.js", fmt.Sprintf(`(functio
   var typed = { ArrayBuffer: 1, Int8Array: 1, Uint8Array: 1, Uint8ClampedArray: 1, Int16Array: 2,
     Uint16Array: 2, Int32Array: 4, Uint32Array: 4, Float32Array: 4, Float64Array: 8,
     BigInt64Array: 8, BigUint64Array: 8 };
-  wrap("Array", g.Array, function (a) {
-    if (a.length === 1 && typeof a[0] === "number" && a[0] > maxArr) throw tooBig("Array length", a[0], maxArr);
-  });
+  if (sizes) {
+    wrap("Array", g.Array, function (a) {
+      if (a.length === 1 && typeof a[0] === "number" && a[0] > maxArr) throw tooBig("Array length", a[0], maxArr);
+    });
+  }
   var evalOrig = g.eval;
   Object.defineProperty(g, "eval", { value: function eval(src) {
     if (typeof src === "string") check(src);
@@ -76,11 +83,9 @@ var guardPrelude = goja.MustCompile("convfiles-guards.js", fmt.Sprintf(`(functio
     return W;
   }
   Object.defineProperty(g, "Function", { value: wrapCompiler(Function, "Function"), writable: true, configurable: true });
-  wrapCompiler(Object.getPrototypeOf(function* () {}).constructor, "GeneratorFunction");
-  wrapCompiler(Object.getPrototypeOf(async function () {}).constructor, "AsyncFunction");
   // originals holds the constructors by name, read before the names
   // became accessors.
-  return function (originals) {
+  function wrapTyped(originals) {
     Object.keys(typed).forEach(function (name) {
       var per = typed[name], C = originals[name];
       if (!C) return;
@@ -88,8 +93,23 @@ var guardPrelude = goja.MustCompile("convfiles-guards.js", fmt.Sprintf(`(functio
         if (typeof a[0] === "number" && a[0] * per > maxBuf) throw tooBig(name + " size", a[0] * per + " bytes", maxBuf + " bytes");
       });
     });
-  };
+  }
+  function wrapGenerators() {
+    wrapCompiler(Object.getPrototypeOf(function* () {}).constructor, "GeneratorFunction");
+    wrapCompiler(Object.getPrototypeOf(async function () {}).constructor, "AsyncFunction");
+  }
+  return [wrapTyped, wrapGenerators];
 })`, MaxBufferBytes, MaxArrayLength), false)
+
+// mayReachGenerators reports whether the JavaScript src could make a
+// generator or async function, through which the script reaches their
+// constructors: only their syntax makes one (function*, a *method, async,
+// a top-level await the compiler wraps in an async function), so a script
+// without a "*", "async" or "await" cannot. Code compiled at run time is
+// checked first (checkSource), which guards the constructors then.
+func mayReachGenerators(src string) bool {
+	return strings.Contains(src, "*") || strings.Contains(src, "async") || strings.Contains(src, "await")
+}
 
 // typedNames are the globals whose constructors allocate a buffer of a
 // size the script chooses.
@@ -130,9 +150,47 @@ func (s *session) guardTypedLazily(wrapTyped goja.Callable) {
 	}
 }
 
-// installGuards caps the string built-ins in Go (cheaper than a JS wrapper)
-// and runs the constructor prelude.
-func (s *session) installGuards() {
+// installGuards runs the prelude: the compilers always, the size guards
+// (the string built-ins capped in Go, cheaper than a JS wrapper, and the
+// constructors) unless the process is contained. The generator and async
+// function constructors are guarded before the script runs when it could
+// reach them, else when it first compiles code at run time.
+func (s *session) installGuards(src string) {
+	sizes := !s.cfg.Contained
+	if sizes {
+		s.guardStrings()
+	}
+	prelude, err := s.vm.RunProgram(guardPrelude)
+	if err != nil {
+		panic(err)
+	}
+	install, _ := goja.AssertFunction(prelude)
+	fns, err := install(goja.Undefined(), s.vm.GlobalObject(), s.vm.ToValue(s.checkSource), s.vm.ToValue(sizes))
+	if err != nil {
+		panic(err)
+	}
+	pair := fns.ToObject(s.vm)
+	wrapGenerators, _ := goja.AssertFunction(pair.Get("1"))
+	s.wrapGenerators = func() {
+		if s.generatorsGuarded {
+			return
+		}
+		s.generatorsGuarded = true
+		if _, err := wrapGenerators(goja.Undefined()); err != nil {
+			panic(err)
+		}
+	}
+	if mayReachGenerators(src) {
+		s.wrapGenerators()
+	}
+	if sizes {
+		wrapTyped, _ := goja.AssertFunction(pair.Get("0"))
+		s.guardTypedLazily(wrapTyped)
+	}
+}
+
+// guardStrings caps what repeat, padStart and padEnd may make.
+func (s *session) guardStrings() {
 	proto := s.vm.Get("String").ToObject(s.vm).Get("prototype").ToObject(s.vm)
 	wrap := func(name string, size func(call goja.FunctionCall, this int64) int64) {
 		orig, _ := goja.AssertFunction(proto.Get(name))
@@ -164,21 +222,13 @@ func (s *session) installGuards() {
 	}
 	wrap("padStart", pad)
 	wrap("padEnd", pad)
-	prelude, err := s.vm.RunProgram(guardPrelude)
-	if err != nil {
-		panic(err)
-	}
-	install, _ := goja.AssertFunction(prelude)
-	wrapTyped, err := install(goja.Undefined(), s.vm.GlobalObject(), s.vm.ToValue(s.checkSource))
-	if err != nil {
-		panic(err)
-	}
-	fn, _ := goja.AssertFunction(wrapTyped)
-	s.guardTypedLazily(fn)
 }
 
-// checkSource applies the compiler's caps to code compiled at run time.
+// checkSource applies the compiler's caps to code compiled at run time,
+// and guards the generator and async function constructors before such
+// code can make one.
 func (s *session) checkSource(call goja.FunctionCall) goja.Value {
+	s.wrapGenerators()
 	src := call.Argument(0).String()
 	if len(src) > MaxEvalBytes {
 		s.throw("RangeError", fmt.Sprintf("code to compile is %s, over the sandbox limit of %s", files.FormatBytes(int64(len(src))), files.FormatBytes(MaxEvalBytes)))

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/base64"
+	"fmt"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -138,21 +139,33 @@ func (s *session) contentLikeBytes(obj *goja.Object) ([]byte, bool) {
 		return content.Data(c), true
 	}
 	typ, _ := exportString(obj.Get("type"))
+	text, hasText := exportString(obj.Get("text"))
+	data, _ := exportString(obj.Get("data"))
+	b, ok, err := contentShapeBytes(typ, text, hasText, data)
+	if err != nil {
+		s.throw("ValidationError", err.Error())
+	}
+	return b, ok
+}
+
+// contentShapeBytes are the bytes of a value shaped like a content
+// object, in JS or Lua: {type: "text", text} or {type: "image" | "pdf" |
+// "file", data: base64}; ok is false for any other shape.
+func contentShapeBytes(typ, text string, hasText bool, data string) (b []byte, ok bool, err error) {
 	switch typ {
 	case "text":
-		if t, ok := exportString(obj.Get("text")); ok {
-			return []byte(t), true
-		}
+		return []byte(text), hasText, nil
 	case "image", "pdf", "file":
-		if d, ok := exportString(obj.Get("data")); ok {
-			b, err := base64.StdEncoding.DecodeString(d)
-			if err != nil {
-				s.throw("ValidationError", "write_file: the "+typ+" content's data is not valid base64")
-			}
-			return b, true
+		if data == "" {
+			return nil, false, nil
 		}
+		b, err := base64.StdEncoding.DecodeString(data)
+		if err != nil {
+			return nil, false, fmt.Errorf("write_file: the %s content's data is not valid base64", typ)
+		}
+		return b, true, nil
 	}
-	return nil, false
+	return nil, false, nil
 }
 
 // contentTexts returns get_str() of every element when all elements of a

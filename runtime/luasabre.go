@@ -45,6 +45,15 @@ func (s *luaSession) luaWriteFile(L *lua.LState) int {
 			data = content.Data(c)
 			break
 		}
+		text, hasText := v.RawGetString("text").(lua.LString)
+		shaped, ok, err := contentShapeBytes(lua.LVAsString(v.RawGetString("type")), string(text), hasText, lua.LVAsString(v.RawGetString("data")))
+		if err != nil {
+			L.RaiseError("ValidationError: %s", err.Error())
+		}
+		if ok {
+			data = shaped
+			break
+		}
 		g, err := luaToGo(v, 0)
 		if err == nil {
 			data, err = encodeJSON(g, true)

@@ -55,7 +55,16 @@ func TestNestingBombsAreRefusedBeforeParsing(t *testing.T) {
 // same caps, as a SyntaxError the script can catch, and the compilers
 // still work for ordinary code.
 func TestRuntimeCompilersCheckNesting(t *testing.T) {
-	e := newEnv(t, Config{MemoryLimit: noGuard})
+	for _, contained := range []bool{false, true} {
+		t.Run(fmt.Sprintf("contained=%v", contained), func(t *testing.T) { runtimeCompilersCheckNesting(t, contained) })
+	}
+}
+
+// runtimeCompilersCheckNesting: a contained worker leaves sizes to the
+// kernel but still checks code compiled at run time, whose parser would
+// otherwise take the worker down for 60 bytes of script.
+func runtimeCompilersCheckNesting(t *testing.T, contained bool) {
+	e := newEnv(t, Config{MemoryLimit: noGuard, Contained: contained})
 	var got []string
 	e.ok("c", `
 		const bomb = "x=" + "[".repeat(1e6) + "]".repeat(1e6);
@@ -91,6 +100,24 @@ func TestRuntimeCompilersCheckNesting(t *testing.T) {
 	]`, &ok)
 	if fmt.Sprint(ok) != "[2 12 true true true 1 7]" {
 		t.Fatalf("compilers after wrapping: %v", ok)
+	}
+	// A script with no generator or async syntax of its own, whose
+	// constructors are guarded only once it compiles code at run time.
+	var late []string
+	lateSrc := `
+		const bomb = "x=" + "[".repeat(1e6) + "]".repeat(1e6);
+		const gen = eval("(function` + "\\u002a" + ` () {})");
+		const out = [];
+		for (const f of [() => gen.constructor(bomb), () => Object.getPrototypeOf(eval("(\u0061sync () => 1)")).constructor(bomb)]) {
+			try { f(); out.push("ran") } catch (e) { out.push(e.name) }
+		}
+		out`
+	e.ok("c", lateSrc, &late)
+	if mayReachGenerators(lateSrc) {
+		t.Fatal("the test's script names generator or async syntax itself")
+	}
+	if fmt.Sprint(late) != "[SyntaxError SyntaxError]" {
+		t.Fatalf("constructors reached through eval: %v", late)
 	}
 }
 

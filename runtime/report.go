@@ -6,8 +6,6 @@ import (
 	"fmt"
 
 	"github.com/dop251/goja"
-
-	"convfiles/files"
 )
 
 // Report is what one execution produced. It is filled even when the script
@@ -137,9 +135,12 @@ type Written struct {
 	Bytes int64  `json:"bytes"`
 }
 
+// HostPather says where a file lives on the host; files.Ops does.
+type HostPather interface{ HostPath(name string) string }
+
 // FilesWritten lists the files of touched that exist after the run, with
 // their host paths in sp (nil: a run without files, which wrote none).
-func FilesWritten(touched []Touched, sp files.Ops) []Written {
+func FilesWritten(touched []Touched, sp HostPather) []Written {
 	out := []Written{}
 	if sp == nil {
 		return out

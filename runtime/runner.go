@@ -231,7 +231,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := newSession(runCtx, r.cfg, req.Space, req.Session)
-	s.compiler, s.lang, s.env = r.compiler, req.Language, req.Env
+	s.compiler, s.lang, s.env, s.src = r.compiler, req.Language, req.Env, req.Source
 	s.install()
 
 	out := r.supervise(ctx, timeout, func(hit *limitHit) {

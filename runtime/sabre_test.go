@@ -1,99 +1,163 @@
 package runtime
 
 import (
+	"context"
 	"encoding/base64"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"convfiles/files"
-	"convfiles/internal/samples"
 )
 
-// The tests of seed 003 (SABRE's tests/test_file_io.py), as JS.
+// The tests of SABRE's tests/test_file_io.py (seed 003), ported case by
+// case into JS and into Lua: the same files, data and assertions. A case
+// convfiles answers differently on purpose says why in differs and
+// asserts convfiles' answer; the README lists them.
 
-func TestSABREWriteReadTextFile(t *testing.T) {
-	e := newEnv(t, Config{})
-	var got struct{ URL, Type, Text string }
-	e.ok("test-conv-1", `
-const url = write_file("test.txt", "Hello, world!");
-const c = read_file("test.txt");
-({url, type: c.type, text: c.get_str()})`, &got)
-	if !strings.Contains(got.URL, "test-conv-1") || !strings.Contains(got.URL, "test.txt") {
-		t.Errorf("url %q", got.URL)
+// sabreCase is one test of test_file_io.py.
+type sabreCase struct {
+	name    string
+	differs string
+	run     func(t *testing.T, lang Language)
+}
+
+// sabreRun runs src in lang in conversation conv (none when ""), with
+// read roots when given, and decodes its result into out.
+func sabreRun(t *testing.T, lang Language, conv, src string, roots ReadRoots, out any) (*Report, error) {
+	t.Helper()
+	e := newEnv(t, Config{ReadRoots: roots})
+	req := Request{Source: src, Language: lang}
+	if conv != "" {
+		sp, err := e.store.Space(conv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sp.Close()
+		req.Space = sp
 	}
-	if got.Type != "text" || got.Text != "Hello, world!" {
-		t.Errorf("read back %+v", got)
+	rep, err := e.runner.Run(context.Background(), req)
+	if err == nil && out != nil {
+		if jerr := json.Unmarshal(rep.Result, out); jerr != nil {
+			t.Fatalf("result %s: %v", rep.Result, jerr)
+		}
+	}
+	return rep, err
+}
+
+// pick is the script of lang.
+func pick(lang Language, js, lua string) string {
+	if lang == Lua {
+		return lua
+	}
+	return js
+}
+
+// pngHeader is the test's "minimal PNG header".
+var pngHeader = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01")
+
+func sabreCases() []sabreCase {
+	return []sabreCase{
+		{name: "test_write_read_text_file", run: func(t *testing.T, lang Language) {
+			var got struct{ URL, Type, Text string }
+			_, err := sabreRun(t, lang, "test-conv-text-file", pick(lang,
+				`const url = write_file("test.txt", "Hello, world!"); const content = read_file("test.txt"); ({url, type: content.type, text: content.get_str()})`,
+				`local url = write_file("test.txt", "Hello, world!"); local content = read_file("test.txt"); return {url = url, type = content.type, text = content:get_str()}`), nil, &got)
+			if err != nil || !strings.Contains(got.URL, "test-conv-text-file") || !strings.Contains(got.URL, "test.txt") || got.Type != "text" || got.Text != "Hello, world!" {
+				t.Errorf("%v %+v", err, got)
+			}
+		}},
+		{name: "test_write_read_json_file", run: func(t *testing.T, lang Language) {
+			var got struct{ Type, Text string }
+			_, err := sabreRun(t, lang, "test-conv-json", pick(lang,
+				`const data = {name: "Alice", age: 30, city: "Brisbane"}; write_file("data.json", data); const content = read_file("data.json"); ({type: content.type, text: content.get_str()})`,
+				`local data = {name = "Alice", age = 30, city = "Brisbane"}; write_file("data.json", data); local content = read_file("data.json"); return {type = content.type, text = content:get_str()}`), nil, &got)
+			if err != nil || got.Type != "text" || !strings.Contains(got.Text, "Alice") || !strings.Contains(got.Text, "Brisbane") {
+				t.Errorf("%v %+v", err, got)
+			}
+		}},
+		{name: "test_write_read_image", run: func(t *testing.T, lang Language) {
+			b64 := base64.StdEncoding.EncodeToString(pngHeader)
+			var got struct {
+				Type string
+				MIME string `json:"mime_type"`
+			}
+			_, err := sabreRun(t, lang, "test-conv-image", pick(lang,
+				`const img = {type: "image", mime_type: "image/png", data: "`+b64+`"}; write_file("test.png", img); const content = read_file("test.png"); ({type: content.type, mime_type: content.mime_type})`,
+				`local img = {type = "image", mime_type = "image/png", data = "`+b64+`"}; write_file("test.png", img); local content = read_file("test.png"); return {type = content.type, mime_type = content.mime_type}`), nil, &got)
+			if err != nil || got.Type != "image" || got.MIME != "image/png" {
+				t.Errorf("%v %+v", err, got)
+			}
+		}},
+		{name: "test_security_no_path_traversal",
+			differs: `convfiles allows folders in names (a/b.txt), so its refusal of "../etc/passwd" says ".." components are not allowed rather than "basename only"`,
+			run: func(t *testing.T, lang Language) {
+				rep, err := sabreRun(t, lang, "test-conv-security", pick(lang, `write_file("../etc/passwd", "hacker")`, `write_file("../etc/passwd", "hacker")`), nil, nil)
+				if err == nil || !strings.Contains(rep.Error.Message, `".." components are not allowed`) {
+					t.Errorf("%v", err)
+				}
+			}},
+		{name: "test_read_absolute_path",
+			differs: "convfiles reads an absolute path only inside a folder of [runtime] read_roots; with the temporary folder as one, the case passes as written",
+			run: func(t *testing.T, lang Language) {
+				dir := t.TempDir()
+				p := filepath.Join(dir, "abs.txt")
+				os.WriteFile(p, []byte("Absolute path test content"), 0o600)
+				rr, err := files.OpenReadRoots([]string{dir})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer rr.Close()
+				src := pick(lang, `const content = read_file(`+jsString(p)+`); ({type: content.type, text: content.get_str()})`,
+					`local content = read_file(`+jsString(p)+`); return {type = content.type, text = content:get_str()}`)
+				var got struct{ Type, Text string }
+				if _, err := sabreRun(t, lang, "test-conv-absolute", src, rr, &got); err != nil || got.Type != "text" || got.Text != "Absolute path test content" {
+					t.Errorf("with a read root: %v %+v", err, got)
+				}
+				if rep, err := sabreRun(t, lang, "test-conv-absolute", src, nil, nil); err == nil || !strings.Contains(rep.Error.Message, "read root") {
+					t.Errorf("without one: %v", err)
+				}
+			}},
+		{name: "test_write_file_no_context", run: func(t *testing.T, lang Language) {
+			rep, err := sabreRun(t, lang, "", `write_file("test.txt", "This should fail")`, nil, nil)
+			if err == nil || !strings.Contains(strings.ToLower(rep.Error.Message), "conversation context") {
+				t.Errorf("%v", err)
+			}
+		}},
 	}
 }
 
-func TestSABREWriteReadJSONFile(t *testing.T) {
-	e := newEnv(t, Config{})
-	var got struct{ Type, Text string }
-	e.ok("test-conv-2", `
-write_file("data.json", {name: "Alice", age: 30});
-const c = read_file("data.json");
-({type: c.type, text: c.get_str()})`, &got)
-	if got.Type != "text" || got.Text != "{\n  \"name\": \"Alice\",\n  \"age\": 30\n}" {
-		t.Errorf("read back %+v", got)
+func TestSABREFileIOSuite(t *testing.T) {
+	for _, lang := range []Language{JavaScript, Lua} {
+		for _, c := range sabreCases() {
+			t.Run(string(lang)+"/"+c.name, func(t *testing.T) { c.run(t, lang) })
+		}
 	}
 }
 
-func TestSABREWriteReadImage(t *testing.T) {
-	png := samples.Read(t, "sample.png")
-	e := newEnv(t, Config{})
-	var got struct {
-		Type   string
-		MIME   string `json:"mime_type"`
-		Width  int
-		Height int
-		Same   bool
-	}
-	e.ok("test-conv-3", `
-const img = {type: "image", mime_type: "image/png", data: "`+base64.StdEncoding.EncodeToString(png)+`"};
-write_file("test.png", img);
-const c = read_file("test.png");
-({type: c.type, mime_type: c.mime_type, width: c.width, height: c.height, same: c.data === img.data})`, &got)
-	if got.Type != "image" || got.MIME != "image/png" || got.Width != 64 || got.Height != 48 || !got.Same {
-		t.Errorf("read back %+v", got)
-	}
-}
-
-func TestSABRESecurityNoPathTraversal(t *testing.T) {
-	e := newEnv(t, Config{})
-	var got struct{ Name, Message string }
-	e.ok("test-conv-4", `
-try { write_file("../etc/passwd", "hacker"); ({name: "none"}) }
-catch (e) { ({name: e.name, message: e.message}) }`, &got)
-	if got.Name != "ValidationError" || !strings.Contains(got.Message, `".." components are not allowed`) {
-		t.Errorf("got %+v", got)
-	}
-}
-
-// TestSABREReadAbsolutePath keeps SABRE's use case (read a file by absolute
-// path) and closes its hole: only inside a configured read root.
-func TestSABREReadAbsolutePath(t *testing.T) {
-	allowed := t.TempDir()
-	p := filepath.Join(allowed, "abs.txt")
-	os.WriteFile(p, []byte("Absolute path test"), 0o600)
-	rr, err := files.OpenReadRoots([]string{allowed})
+// TestSABRESuiteCountIsInTheReadme: the README says how many of SABRE's
+// cases pass as written and lists the others.
+func TestSABRESuiteCountIsInTheReadme(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rr.Close()
-
-	var got string
-	newEnv(t, Config{ReadRoots: rr}).ok("test-conv-5", `read_file(`+jsString(p)+`).get_str()`, &got)
-	if got != "Absolute path test" {
-		t.Errorf("got %q", got)
+	same := 0
+	for _, c := range sabreCases() {
+		if c.differs == "" {
+			same++
+		} else if !strings.Contains(string(readme), c.name) {
+			t.Errorf("the README does not list %s: %s", c.name, c.differs)
+		}
 	}
-	var refused struct{ Name, Message string }
-	newEnv(t, Config{}).ok("test-conv-5", `
-try { read_file(`+jsString(p)+`); ({}) } catch (e) { ({name: e.name, message: e.message}) }`, &refused)
-	if refused.Name != "PermissionError" || !strings.Contains(refused.Message, "read root") {
-		t.Errorf("without a read root: %+v", refused)
+	if want := strings.Join([]string{itoa(same), "of SABRE's", itoa(len(sabreCases()))}, " "); !strings.Contains(string(readme), want) {
+		t.Errorf("the README does not say %q", want)
 	}
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }
 
 func jsString(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }

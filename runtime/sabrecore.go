@@ -17,7 +17,7 @@ import (
 // has none.
 func (s *runState) spaceFor(fn string) (files.Ops, error) {
 	if s.space == nil {
-		return nil, files.E(fn, files.KindForbidden, "", "this run has no conversation, so it has no files; run it with a conversation ID", nil)
+		return nil, files.E(fn, files.KindForbidden, "", "this run has no conversation context, so it has no files; run it with a conversation ID", nil)
 	}
 	return s.space, nil
 }

@@ -17,6 +17,8 @@ type session struct {
 	runState
 	compiler *compiler
 	lang     Language
+	// src is the script's source, read by installGuards.
+	src string
 	env      map[string]string
 	vm       *goja.Runtime
 	// ctors holds Error, TypeError and RangeError as they were before the
@@ -31,6 +33,10 @@ type session struct {
 	// stringify is JSON.stringify with its depth guard, as installed
 	// before the script ran: the run's result is made with it.
 	stringify func(goja.FunctionCall) goja.Value
+	// wrapGenerators guards the generator and async function
+	// constructors, once (see installGuards).
+	wrapGenerators    func()
+	generatorsGuarded bool
 	// timers is the run's event loop (setTimeout and friends).
 	timers *timerLoop
 	// stopped is the limit that stopped the run, once one has.
@@ -62,9 +68,7 @@ func (s *session) install() {
 	for _, n := range []string{"Error", "TypeError", "RangeError", "SyntaxError"} {
 		s.ctors[n] = s.vm.Get(n)
 	}
-	if !s.cfg.Contained {
-		s.installGuards()
-	}
+	s.installGuards(s.src)
 	s.installJSONGuards()
 	s.installConsole()
 	s.installProcess()
