@@ -1,8 +1,8 @@
 package runtime
 
 import (
-	"strings"
 	"fmt"
+	"strings"
 
 	"github.com/dop251/goja"
 

@@ -19,8 +19,8 @@ type session struct {
 	lang     Language
 	// src is the script's source, read by installGuards.
 	src string
-	env      map[string]string
-	vm       *goja.Runtime
+	env map[string]string
+	vm  *goja.Runtime
 	// ctors holds Error, TypeError and RangeError as they were before the
 	// script ran, so a script that replaces them cannot change what the
 	// bindings throw.
