@@ -1,0 +1,115 @@
+package runtime
+
+import (
+	"context"
+	"convfiles/files"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// supervise runs body on a goroutine of its own under the run's limits:
+// stop is called with the limit that ends it (the timeout, the memory
+// watchdog, the request's cancellation), and a body that has not ended
+// abandonGrace past its timeout is abandoned: its outcome is a timeout,
+// and its goroutine ends by itself.
+func (r *Runner) supervise(ctx context.Context, timeout time.Duration, stop func(*limitHit), body func(chan<- outcome)) outcome {
+	timer := time.AfterFunc(timeout, func() { stop(timeoutHit(timeout)) })
+	defer timer.Stop()
+	unwatch := r.guard.watch(func() {
+		stop(&limitHit{limit: "memory", msg: fmt.Sprintf("the server's memory passed its limit of %s while scripts ran; this script was stopped", files.FormatBytes(r.cfg.MemoryLimit))})
+	})
+	defer unwatch()
+	stopOnCancel := context.AfterFunc(ctx, func() {
+		stop(&limitHit{limit: "cancelled", msg: "the request was cancelled before the script finished"})
+	})
+	defer stopOnCancel()
+
+	done := make(chan outcome, 1)
+	r.inFlight.Add(1)
+	go func() {
+		defer r.inFlight.Done()
+		body(done)
+	}()
+	select {
+	case out := <-done:
+		return out
+	case <-time.After(timeout + abandonGrace):
+		r.abandoned.Add(1)
+		r.cfg.Logger.Warn("script abandoned after its timeout; its goroutine ends by itself", "timeout", timeout)
+		return outcome{err: timeoutHit(timeout).scriptError()}
+	}
+}
+
+// report is the Report of a run that ended with out.
+func (s *runState) report(out outcome) (*Report, error) {
+	rep := &Report{Result: out.result, Logs: s.logs.snapshot(), FilesTouched: s.touched.Final(s.space, s.link)}
+	if rep.Result == nil && out.err == nil {
+		// No value: the last line printed, when it is JSON (restexec).
+		rep.Result = s.logs.printedResult()
+	}
+	if rep.Result == nil {
+		rep.Result = []byte("null")
+	}
+	if out.err != nil {
+		rep.Error = out.err
+		return rep, out.err
+	}
+	return rep, nil
+}
+
+type outcome struct {
+	result []byte
+	err    *ScriptError
+}
+
+// execute runs the script on its own goroutine, so the caller can give up
+// on it, and turns every way it can end, panics included, into an outcome.
+func (s *session) execute(filename, src string, done chan<- outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.closeHandles(false)
+			s.cfg.Logger.Error("script panicked inside convfiles", "panic", p, "stack", string(debug.Stack()))
+			done <- outcome{err: &ScriptError{Type: TypeInternal, Message: "internal error while running the script"}}
+		}
+	}()
+	prg, err := s.compiler.compile(filename, src, s.lang)
+	if err != nil {
+		done <- outcome{err: compileScriptError(err)}
+		return
+	}
+	v, err := s.vm.RunProgram(prg)
+	if err == nil {
+		err = s.timers.run()
+	}
+	if err == nil {
+		v, err = s.settle(v)
+	}
+	if err != nil {
+		s.closeHandles(false)
+		done <- outcome{err: toScriptError(err)}
+		return
+	}
+	res, serr := s.exportResult(v)
+	s.closeHandles(serr == nil)
+	done <- outcome{result: res, err: serr}
+}
+
+// settle unwraps a Promise result. It is called once the event loop is
+// idle: goja drains the microtask queue after the script and after each
+// timer's callback, so a Promise is settled by now or never will be.
+func (s *session) settle(v goja.Value) (goja.Value, error) {
+	p, ok := v.Export().(*goja.Promise)
+	if !ok {
+		return v, nil
+	}
+	switch p.State() {
+	case goja.PromiseStateFulfilled:
+		return p.Result(), nil
+	case goja.PromiseStateRejected:
+		return nil, &rejection{v: p.Result()}
+	}
+	return goja.Undefined(), nil
+}
