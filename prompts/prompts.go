@@ -19,13 +19,21 @@ var system string
 // helpers: what each one takes and returns, with examples.
 func System() string { return system }
 
-var fence = regexp.MustCompile("(?s)```js\n(.*?)```")
+var (
+	fence    = regexp.MustCompile("(?s)```js\n(.*?)```")
+	luaFence = regexp.MustCompile("(?s)```lua\n(.*?)```")
+)
 
 // Examples returns the source of every ```js example in the system prompt,
 // in order. Tests run them, so the prompt never teaches code that fails.
-func Examples() []string {
+func Examples() []string { return examples(fence) }
+
+// LuaExamples returns the Lua examples of the system prompt, in order.
+func LuaExamples() []string { return examples(luaFence) }
+
+func examples(re *regexp.Regexp) []string {
 	var out []string
-	for _, m := range fence.FindAllStringSubmatch(system, -1) {
+	for _, m := range re.FindAllStringSubmatch(system, -1) {
 		out = append(out, m[1])
 	}
 	return out

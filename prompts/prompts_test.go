@@ -39,6 +39,40 @@ func TestExamplesRun(t *testing.T) {
 	}
 }
 
+// TestLuaExamplesRun runs every Lua example of the system prompt, as Lua,
+// and checks what the first one says it shows.
+func TestLuaExamplesRun(t *testing.T) {
+	store, err := files.OpenStore(filepath.Join(t.TempDir(), "files"), files.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	r := runtime.New(runtime.Config{Link: func(c, n string) string { return "http://127.0.0.1:8080/files/" + c + "/" + n }})
+	examples := prompts.LuaExamples()
+	if len(examples) == 0 {
+		t.Fatal("the system prompt has no Lua example")
+	}
+	for i, src := range examples {
+		sp, _ := store.Space("prompt-lua")
+		rep, err := r.Run(context.Background(), runtime.Request{Source: src, Space: sp, Language: runtime.Lua})
+		sp.Close()
+		if err != nil {
+			t.Fatalf("Lua example %d failed: %v\n%s", i+1, err, src)
+		}
+		if i == 0 {
+			logs := strings.Join(rep.Logs, "\n")
+			for _, want := range []string{"ada,3", "true\tnope.txt", "false\t", `".." components are not allowed`} {
+				if !strings.Contains(logs, want) {
+					t.Errorf("Lua example 1 logged %q, without %q", logs, want)
+				}
+			}
+			if !strings.Contains(string(rep.Result), `"count":2`) || !strings.Contains(string(rep.Result), "summary.json") {
+				t.Errorf("Lua example 1 returned %s", rep.Result)
+			}
+		}
+	}
+}
+
 func TestSystemPromptNamesEveryHelper(t *testing.T) {
 	for _, h := range []string{"write_file(", "read_file(", "list_files(", "file_info(", "delete_file(", "get_str()"} {
 		if !strings.Contains(prompts.System(), h) {
