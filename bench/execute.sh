@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Load-tests POST /execute of a saved hello-world script with wrk over
-# loopback, next to GET /healthz (the server's floor) in the same run, and
-# prints throughput and p50/p99 latency for each. Needs wrk (Debian: wrk).
-# Usage: bench/execute.sh [seconds] [connections]   (default 10 s, 8)
+# loopback, next to GET /healthz (the server's floor) in the same run, at
+# each number of connections given, then a run that writes 1 KiB into a
+# conversation; prints throughput and p50/p99 latency for each. Needs wrk
+# (Debian: wrk).
+# Usage: bench/execute.sh [seconds] [connections...]   (default 10 s; 1 8 32)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-10}"
-conns="${2:-8}"
+shift || true
+conns=("${@:-1 8 32}")
+read -r -a conns <<< "${conns[*]}"
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 
 work="$(mktemp -d)"
@@ -43,11 +47,23 @@ report() { # label, wrk output file
 		/Requests\/sec/ { rps = $2 }
 		/^ +50%/ { p50 = $2 } /^ +99%/ { p99 = $2 }
 		/Non-2xx/ { bad = $NF }
-		END { printf "%-28s %10s req/s   p50 %8s   p99 %8s   non-2xx %s\n", label, rps, p50, p99, (bad == "" ? 0 : bad) }' "$2"
+		END { printf "%-36s %10s req/s   p50 %8s   p99 %8s   non-2xx %s\n", label, rps, p50, p99, (bad == "" ? 0 : bad) }' "$2"
 }
 
-wrk -t1 -c"$conns" -d"${secs}s" --latency "$base/healthz" > "$work/healthz.txt"
-wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$work/execute.lua" "$base/execute" > "$work/execute.txt"
+write_body='{"code": "write_file(\"out.txt\", \"x\".repeat(1024))", "language": "javascript", "conversationId": "bench"}'
+curl -fs -X POST "$base/execute" -H 'Content-Type: application/json' -d "$write_body" | grep -q '"success":true'
+printf 'wrk.method = "POST"\nwrk.body = [[%s]]\nwrk.headers["Content-Type"] = "application/json"\n' "$write_body" > "$work/write.lua"
+wrk -t1 -c8 -d2s -s "$work/execute.lua" "$base/execute" > /dev/null # warm the workers
+
+echo "wrk -t1 -d${secs}s --latency, $(nproc) cores shared by server and wrk"
+for c in "${conns[@]}"; do
+	wrk -t1 -c"$c" -d"${secs}s" --latency "$base/healthz" > "$work/healthz.txt"
+	wrk -t1 -c"$c" -d"${secs}s" --latency -s "$work/execute.lua" "$base/execute" > "$work/execute.txt"
+	report "GET /healthz, $c conn (baseline)" "$work/healthz.txt"
+	report "POST /execute hello, $c conn" "$work/execute.txt"
+done
+wrk -t1 -c8 -d"${secs}s" --latency -s "$work/write.lua" "$base/execute" > "$work/write.txt"
+report "POST /execute 1 KiB write, 8 conn" "$work/write.txt"
 # A script that never ends, with a 1000 ms timeout: how long until the 408.
 curl -fs -X PUT "$base/workspace" -H 'Content-Type: application/json' -d '{"codeId":"spin","code":"for (;;) {}"}' >/dev/null
 worst=0
@@ -56,7 +72,4 @@ for _ in 1 2 3 4 5; do
 	worst=$(awk -v a="$worst" -v b="$t" 'BEGIN { print (b > a) ? b : a }')
 done
 
-echo "wrk -t1 -c$conns -d${secs}s --latency, $(nproc) cores shared by server and wrk"
-report "GET /healthz (baseline)" "$work/healthz.txt"
-report "POST /execute hello-world" "$work/execute.txt"
 echo "timeout 1000 ms answered with 408 after at most $(awk -v t="$worst" 'BEGIN { printf "%.1f", t * 1000 }') ms (5 requests)"

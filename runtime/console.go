@@ -159,12 +159,12 @@ func (s *session) installConsole() {
 			return goja.Undefined()
 		}
 	}
-	console := s.vm.NewObject()
-	console.Set("log", logf(""))
-	console.Set("info", logf(""))
-	console.Set("debug", logf(""))
-	console.Set("warn", logf("warn: "))
-	console.Set("error", logf("error: "))
-	s.vm.Set("console", console)
-	s.vm.Set("print", logf(""))
+	s.lazyGlobal("console", func(console *goja.Object) {
+		console.Set("log", logf(""))
+		console.Set("info", logf(""))
+		console.Set("debug", logf(""))
+		console.Set("warn", logf("warn: "))
+		console.Set("error", logf("error: "))
+	})
+	s.lazyFunc("print", logf(""))
 }

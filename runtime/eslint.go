@@ -112,6 +112,7 @@ func scriptGlobals() []string {
 		for _, n := range v.Export().([]any) {
 			globalNames = append(globalNames, n.(string))
 		}
+		globalNames = append(globalNames, s.lazy.names()...)
 		globalNames = append(globalNames, "module", "exports")
 		sort.Strings(globalNames)
 	})

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"context"
 	"convfiles/internal/samples"
 	"encoding/json"
@@ -216,5 +217,28 @@ func TestNothingSurvivesBetweenRuns(t *testing.T) {
 	e.ok("fresh", `[typeof leak, typeof "".evil, typeof write_file]`, &got)
 	if strings.Join(got, ",") != "undefined,undefined,function" {
 		t.Fatalf("state leaked between runs: %v", got)
+	}
+}
+
+// TestHelpersAreGlobalsFromTheStart: the helpers are made on first use
+// (lazyGlobals), yet a script sees them as globals from the start:
+// in, typeof, globalThis lookups, shadowing, assignment and, once used,
+// delete behave as for any global.
+func TestHelpersAreGlobalsFromTheStart(t *testing.T) {
+	e := newEnv(t, Config{})
+	var got []any
+	e.ok("lazy", `
+const seen = ["write_file" in globalThis, typeof read_file, typeof globalThis.console.log, typeof setTimeout];
+list_files = 5;
+const assigned = list_files;
+void file_info;
+delete globalThis.file_info;
+let gone = "";
+try { file_info("x") } catch (e) { gone = e.name }
+var print = "shadowed";
+[...seen, assigned, gone, print, Object.getOwnPropertyNames(globalThis).includes("read_file"), typeof notAHelper]`, &got)
+	want := "[true function function function 5 ReferenceError shadowed true undefined]"
+	if fmt.Sprint(got) != want {
+		t.Fatalf("got %v, want %s", got, want)
 	}
 }

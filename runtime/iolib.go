@@ -28,27 +28,6 @@ func (s *session) installIO() {
 	s.lazyGlobal("file", func(o *goja.Object) { o.Set("save", s.fileSave) })
 }
 
-// lazyGlobal defines the global name as an object that fill builds on the
-// script's first use of it: most scripts use one dialect, and building every
-// dialect's functions for every run is work on the hot path. Assigning to
-// the name replaces it, as for any global.
-func (s *session) lazyGlobal(name string, fill func(o *goja.Object)) {
-	g := s.vm.GlobalObject()
-	settle := func(v goja.Value) {
-		g.DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	}
-	get := s.vm.ToValue(func(goja.FunctionCall) goja.Value {
-		o := s.vm.NewObject()
-		fill(o)
-		settle(o)
-		return o
-	})
-	set := s.vm.ToValue(func(call goja.FunctionCall) goja.Value {
-		settle(call.Argument(0))
-		return goja.Undefined()
-	})
-	g.DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_TRUE)
-}
 
 // handleRef carries a handle on its JS object under the run's symbol.
 type handleRef struct{ h *handle }

@@ -170,3 +170,22 @@ kinds.concat([files, typeof io.type])`, &got)
 		t.Fatalf("got %s, want %s", b, want)
 	}
 }
+
+// TestStringRepeatKeepsItsMeaning: repeat's fast path (ASCII, whole
+// counts) and goja's own (the rest) agree with the language, in a process
+// that guards sizes and in a contained one.
+func TestStringRepeatKeepsItsMeaning(t *testing.T) {
+	for _, contained := range []bool{false, true} {
+		r := New(Config{Contained: contained})
+		rep, err := r.Run(t.Context(), Request{Source: `
+const out = ["ab".repeat(3), "é".repeat(2), "x".repeat(2.7), "x".repeat(0), String.prototype.repeat.call(5, 2),
+  new String("ab").repeat(2), "🚀".repeat(2).length, "x".repeat(1 << 20).length];
+try { "x".repeat(-1) } catch (e) { out.push(e.name) }
+try { "x".repeat(Infinity) } catch (e) { out.push(e.name) }
+out`})
+		want := `["ababab","éé","xx","","55","abab",4,1048576,"RangeError","RangeError"]`
+		if err != nil || string(rep.Result) != want {
+			t.Errorf("contained=%v: %v %s, want %s", contained, err, rep.Result, want)
+		}
+	}
+}

@@ -14,11 +14,11 @@ import (
 // installSABRE binds the helpers of SABRE's dialect (seed 003):
 // write_file, read_file, list_files, delete_file and file_info.
 func (s *session) installSABRE() {
-	s.vm.Set("write_file", s.writeFile)
-	s.vm.Set("read_file", s.readFile)
-	s.vm.Set("list_files", s.listFiles)
-	s.vm.Set("delete_file", s.deleteFile)
-	s.vm.Set("file_info", s.fileInfo)
+	s.lazyFunc("write_file", s.writeFile)
+	s.lazyFunc("read_file", s.readFile)
+	s.lazyFunc("list_files", s.listFiles)
+	s.lazyFunc("delete_file", s.deleteFile)
+	s.lazyFunc("file_info", s.fileInfo)
 }
 
 // needSpace returns the run's Space or throws when the run has none.

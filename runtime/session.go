@@ -37,6 +37,8 @@ type session struct {
 	// constructors, once (see installGuards).
 	wrapGenerators    func()
 	generatorsGuarded bool
+	// lazy makes the helpers on their first use.
+	lazy *lazyGlobals
 	// timers is the run's event loop (setTimeout and friends).
 	timers *timerLoop
 	// stopped is the limit that stopped the run, once one has.
@@ -68,6 +70,7 @@ func (s *session) install() {
 	for _, n := range []string{"Error", "TypeError", "RangeError", "SyntaxError"} {
 		s.ctors[n] = s.vm.Get(n)
 	}
+	s.installLazyGlobals()
 	s.installGuards(s.src)
 	s.installJSONGuards()
 	s.installConsole()
@@ -124,11 +127,13 @@ func (s *session) guardCall(f func()) (err error) {
 // installProcess gives the script process.env, and, for TypeScript compiled
 // to CommonJS, module and exports. require is there to say why it fails.
 func (s *session) installProcess() {
-	env := s.vm.NewObject()
-	for k, v := range s.env {
-		env.Set(k, v)
-	}
-	s.vm.Set("process", map[string]any{"env": env})
+	s.lazyGlobal("process", func(process *goja.Object) {
+		env := s.vm.NewObject()
+		for k, v := range s.env {
+			env.Set(k, v)
+		}
+		process.Set("env", env)
+	})
 	// Deno.env, for scripts written for Deno (seed 002's runtime): get,
 	// has and toObject over the same variables.
 	s.lazyGlobal("Deno", func(deno *goja.Object) {
@@ -156,7 +161,7 @@ func (s *session) installProcess() {
 		s.vm.Set("module", module)
 		s.vm.Set("exports", exports)
 	}
-	s.vm.Set("require", func(call goja.FunctionCall) goja.Value {
+	s.lazyFunc("require", func(call goja.FunctionCall) goja.Value {
 		s.throw("Error", "require("+call.Argument(0).String()+"): modules are not available in the sandbox; use the built-in helpers")
 		return nil
 	})

@@ -60,13 +60,12 @@ func (s *session) installTimers() {
 		}
 		return goja.Undefined()
 	}
-	g := s.vm.GlobalObject()
-	g.Set("setTimeout", set(false, false))
-	g.Set("setInterval", set(true, false))
-	g.Set("setImmediate", set(false, true))
-	g.Set("clearTimeout", clear)
-	g.Set("clearInterval", clear)
-	g.Set("clearImmediate", clear)
+	s.lazyFunc("setTimeout", set(false, false))
+	s.lazyFunc("setInterval", set(true, false))
+	s.lazyFunc("setImmediate", set(false, true))
+	s.lazyFunc("clearTimeout", clear)
+	s.lazyFunc("clearInterval", clear)
+	s.lazyFunc("clearImmediate", clear)
 }
 
 func (l *timerLoop) add(call goja.FunctionCall, repeat, immediate bool) int64 {

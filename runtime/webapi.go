@@ -84,9 +84,8 @@ var webNames = []string{"TextEncoder", "TextDecoder", "structuredClone", "queueM
 // queueMicrotask (webShims); URL and URLSearchParams, and Node's Buffer,
 // from goja_nodejs. All but atob and btoa are built on first use.
 func (s *session) installWebAPI() {
-	g := s.vm.GlobalObject()
-	g.Set("atob", s.atob)
-	g.Set("btoa", s.btoa)
+	s.lazyFunc("atob", s.atob)
+	s.lazyFunc("btoa", s.btoa)
 	var shims *goja.Object
 	for _, name := range webNames {
 		s.lazyValue(name, func() goja.Value {
@@ -110,24 +109,6 @@ func (s *session) installWebAPI() {
 	s.lazyValue("Buffer", func() goja.Value { return s.guardBuffer(s.nodeModule(buffer.ModuleName).Get("Buffer").ToObject(s.vm)) })
 }
 
-// lazyValue defines the global name as what make returns, made on the
-// script's first use of the name. Assigning to it replaces it.
-func (s *session) lazyValue(name string, make func() goja.Value) {
-	g := s.vm.GlobalObject()
-	settle := func(v goja.Value) {
-		g.DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	}
-	get := s.vm.ToValue(func(goja.FunctionCall) goja.Value {
-		v := make()
-		settle(v)
-		return v
-	})
-	set := s.vm.ToValue(func(call goja.FunctionCall) goja.Value {
-		settle(call.Argument(0))
-		return goja.Undefined()
-	})
-	g.DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_FALSE)
-}
 
 // nodeModule loads one of goja_nodejs's core modules (buffer, url) with a
 // registry that reads no file: its require is put back to the sandbox's

@@ -1,0 +1,47 @@
+package runtime
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"convfiles/files"
+)
+
+// BenchmarkLuaVsJS runs the same two scripts in Lua and in JavaScript, in
+// one run, each a whole execution (a fresh state, every binding, the
+// limits, the report): a hello world, and a run that writes 1 MiB with
+// write_file (atomic and synced, on a store without an index).
+func BenchmarkLuaVsJS(b *testing.B) {
+	store, err := files.OpenStore(filepath.Join(benchDir(b), "files"), files.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	sp, _ := store.Space("bench")
+	defer sp.Close()
+	r := New(Config{})
+	for _, c := range []struct {
+		name string
+		lang Language
+		src  string
+	}{
+		{"hello/js", JavaScript, helloWorld},
+		{"hello/lua", Lua, `print("hello, world"); return "hello"`},
+		{"write1MiB/js", JavaScript, `write_file("big.txt", "x".repeat(1 << 20))`},
+		{"write1MiB/lua", Lua, `return write_file("big.txt", string.rep("x", 1048576))`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			req := Request{Source: c.src, Language: c.lang}
+			if c.name[:5] == "write" {
+				req.Space = sp
+				b.SetBytes(1 << 20)
+			}
+			reportMedian(b, func() {
+				if _, err := r.Run(context.Background(), req); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}
