@@ -1,10 +1,10 @@
 package runtime
 
 import (
-	"fmt"
 	"context"
 	"convfiles/internal/samples"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )

@@ -28,7 +28,6 @@ func (s *session) installIO() {
 	s.lazyGlobal("file", func(o *goja.Object) { o.Set("save", s.fileSave) })
 }
 
-
 // handleRef carries a handle on its JS object under the run's symbol.
 type handleRef struct{ h *handle }
 

@@ -109,7 +109,6 @@ func (s *session) installWebAPI() {
 	s.lazyValue("Buffer", func() goja.Value { return s.guardBuffer(s.nodeModule(buffer.ModuleName).Get("Buffer").ToObject(s.vm)) })
 }
 
-
 // nodeModule loads one of goja_nodejs's core modules (buffer, url) with a
 // registry that reads no file: its require is put back to the sandbox's
 // own as soon as the module is loaded.
