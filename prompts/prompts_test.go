@@ -11,15 +11,21 @@ import (
 	"convfiles/runtime"
 )
 
-// TestExamplesRun runs every example of the system prompt, in order, in one
-// conversation, so the prompt never teaches code that fails.
-func TestExamplesRun(t *testing.T) {
+// exampleRunner is a store and a runner for the prompt's examples.
+func exampleRunner(t *testing.T) (*files.Store, *runtime.Runner) {
+	t.Helper()
 	store, err := files.OpenStore(filepath.Join(t.TempDir(), "files"), files.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
-	r := runtime.New(runtime.Config{Link: func(c, n string) string { return "http://127.0.0.1:8080/files/" + c + "/" + n }})
+	t.Cleanup(func() { store.Close() })
+	return store, runtime.New(runtime.Config{Link: func(c, n string) string { return "http://127.0.0.1:8080/files/" + c + "/" + n }})
+}
+
+// TestExamplesRun runs every example of the system prompt, in order, in one
+// conversation, so the prompt never teaches code that fails.
+func TestExamplesRun(t *testing.T) {
+	store, r := exampleRunner(t)
 	examples := prompts.Examples()
 	if len(examples) < 6 {
 		t.Fatalf("found %d examples, want one per helper", len(examples))
@@ -42,12 +48,7 @@ func TestExamplesRun(t *testing.T) {
 // TestLuaExamplesRun runs every Lua example of the system prompt, as Lua,
 // and checks what the first one says it shows.
 func TestLuaExamplesRun(t *testing.T) {
-	store, err := files.OpenStore(filepath.Join(t.TempDir(), "files"), files.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	r := runtime.New(runtime.Config{Link: func(c, n string) string { return "http://127.0.0.1:8080/files/" + c + "/" + n }})
+	store, r := exampleRunner(t)
 	examples := prompts.LuaExamples()
 	if len(examples) == 0 {
 		t.Fatal("the system prompt has no Lua example")
