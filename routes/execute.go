@@ -51,14 +51,17 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, executeResult{Success: true, Result: rep.Result, Logs: rep.Logs, FilesTouched: rep.FilesTouched, FilesWritten: runtime.FilesWritten(rep.FilesTouched, req.Space), ExecutionTime: elapsed})
 		return
 	}
-	status, typ := http.StatusInternalServerError, "ExecutionError"
+	status, typ, msg := http.StatusInternalServerError, "ExecutionError", rep.Error.Message
+	details := map[string]any{"kind": rep.Error.Type, "logs": rep.Logs, "files_touched": rep.FilesTouched, "executionTime": elapsed}
 	switch rep.Error.Type {
 	case runtime.TypeTimeout:
+		// The Workspace API's message, and convfiles' own as the reason.
 		status, typ = http.StatusRequestTimeout, "TimeoutError"
+		msg, details["reason"] = fmt.Sprintf("Code execution timed out after %dms", req.Timeout.Milliseconds()), rep.Error.Message
+		details["timeout"] = req.Timeout.Milliseconds()
 	case runtime.TypeInternal:
 		typ = "InternalError"
 	}
-	details := map[string]any{"kind": rep.Error.Type, "logs": rep.Logs, "files_touched": rep.FilesTouched, "executionTime": elapsed}
 	if rep.Error.Stack != "" {
 		details["stack"] = rep.Error.Stack
 	}
@@ -68,7 +71,7 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 	if rep.Error.Line > 0 {
 		details["line"], details["column"] = rep.Error.Line, rep.Error.Column
 	}
-	writeJSON(w, status, envelope{Error: &errorBody{Type: typ, Message: rep.Error.Message, Details: details}})
+	writeJSON(w, status, envelope{Error: &errorBody{Type: typ, Message: msg, Details: details}})
 }
 
 // codeRequest admits, decodes and validates the body of /execute or

@@ -42,13 +42,13 @@ func TestExecuteErrors(t *testing.T) {
 	start := time.Now()
 	status, _, out = e.call("POST", "/execute", map[string]any{"codeId": "spin", "timeout": 300})
 	took := time.Since(start)
-	typ, _, _ = errOf(out)
-	if status != 408 || typ != "TimeoutError" {
+	typ, msg, d = errOf(out)
+	if status != 408 || typ != "TimeoutError" || msg != "Code execution timed out after 300ms" || !strings.Contains(fmt.Sprint(d["reason"]), "timeout of 300ms") {
 		t.Errorf("timeout: %d %v", status, out)
 	}
 	t.Logf("a 300 ms timeout was answered after %v", took) // measured in BENCHMARKS.md, not asserted
 	status, _, out = e.call("POST", "/execute", map[string]any{"codeId": "never-saved"})
-	if typ, _, _ := errOf(out); status != 404 || typ != "FileNotFoundError" {
+	if typ, msg, _ := errOf(out); status != 404 || typ != "FileNotFoundError" || msg != "Code file not found: never-saved" {
 		t.Errorf("missing codeId: %d %v", status, out)
 	}
 }

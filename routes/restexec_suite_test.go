@@ -175,3 +175,19 @@ func TestRestexecSuiteCountIsInTheReadme(t *testing.T) {
 		t.Errorf("the README does not say %q", want)
 	}
 }
+
+// TestCodeRoutesTimeEveryRefusal: a code route's answer carries
+// executionTime even when the credential is refused before any handler.
+func TestCodeRoutesTimeEveryRefusal(t *testing.T) {
+	e := newHostedEnv(t)
+	for _, path := range []string{"/execute", "/lint", "/workspace"} {
+		method := "POST"
+		if path == "/workspace" {
+			method = "PUT"
+		}
+		status, env, _ := e.call(method, path, "", "application/json", []byte(`{"code": "1"}`))
+		if status != 401 || !strings.Contains(env.raw, `"executionTime":`) {
+			t.Errorf("%s without a credential: %d %s", path, status, env.raw)
+		}
+	}
+}

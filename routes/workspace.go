@@ -142,8 +142,8 @@ func (s *Server) loadCode(w http.ResponseWriter, r *http.Request, body map[strin
 	if err != nil {
 		if files.KindOf(err) == files.KindNotFound {
 			writeJSON(w, http.StatusNotFound, envelope{Error: &errorBody{Type: "FileNotFoundError",
-				Message: "No saved code with codeId " + rawID.(string) + "; save it first with PUT /workspace",
-				Details: map[string]any{"codeId": rawID}}})
+				Message: "Code file not found: " + rawID.(string),
+				Details: map[string]any{"codeId": rawID, "reason": "no code is saved under this codeId; save it first with PUT /workspace"}}})
 			return "", "", false
 		}
 		writeError(w, r, s.log, err)
