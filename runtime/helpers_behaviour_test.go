@@ -242,3 +242,21 @@ var print = "shadowed";
 		t.Fatalf("got %v, want %s", got, want)
 	}
 }
+
+// TestHelperErrorsAreRealErrors: a helper's TypeError is one (instanceof),
+// its other errors are Errors with their names, and a script that broke a
+// constructor still gets a named error.
+func TestHelperErrorsAreRealErrors(t *testing.T) {
+	e := newEnv(t, Config{})
+	var got []any
+	e.ok("errs", `
+const out = [];
+try { write_file(1, "x") } catch (e) { out.push(e instanceof TypeError, e.name) }
+try { read_file("missing.txt") } catch (e) { out.push(e instanceof Error, e.name) }
+globalThis.TypeError = 5;
+try { write_file(1, "x") } catch (e) { out.push(e.name, typeof e.message) }
+out`, &got)
+	if want := "[true TypeError true FileNotFoundError TypeError string]"; fmt.Sprint(got) != want {
+		t.Fatalf("got %v, want %s", got, want)
+	}
+}

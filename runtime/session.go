@@ -21,10 +21,6 @@ type session struct {
 	src string
 	env map[string]string
 	vm  *goja.Runtime
-	// ctors holds Error, TypeError and RangeError as they were before the
-	// script ran, so a script that replaces them cannot change what the
-	// bindings throw.
-	ctors map[string]goja.Value
 	// contentKey marks the content objects this run made (see contentRef),
 	// so write_file can save one without a round trip through base64.
 	contentKey *goja.Symbol
@@ -66,10 +62,6 @@ func newSession(ctx context.Context, cfg Config, space files.Ops, sessionID stri
 func (s *session) install() {
 	s.contentKey = goja.NewSymbol("convfiles.content")
 	s.handleKey = goja.NewSymbol("convfiles.handle")
-	s.ctors = map[string]goja.Value{}
-	for _, n := range []string{"Error", "TypeError", "RangeError", "SyntaxError"} {
-		s.ctors[n] = s.vm.Get(n)
-	}
 	s.installLazyGlobals()
 	s.installGuards(s.src)
 	s.installJSONGuards()
