@@ -21,25 +21,15 @@ const (
 	MaxArrayLength  = 1 << 24 // length of an array made by Array(n)
 )
 
-// guardPrelude wraps the size-driven constructors and the compilers. It
-// is compiled once and run in every VM. A wrapper shares its constructor's
-// prototype (so instanceof, subclassing and .constructor behave as
-// before) and inherits its static methods (Array.isArray, Uint8Array.from).
-//
-// Array is wrapped at once when sizes is true (a process that must outlive
-// its scripts; see Config.Contained). The prelude returns two functions
-// for what most scripts never reach, which installGuards calls on demand:
-// the first wraps ArrayBuffer and the typed arrays (on the first read of
-// one of their names, see guardTypedLazily), the second the generator and
-// async function constructors (when the script could make such a
-// function: see mayReachGenerators).
-//
-// It routes the code a script compiles at run time (eval, Function and
-// the generator and async function constructors) through check, which
-// applies the nesting and size caps the compiler applies to scripts: a
-// parser recursing without end would take the process down. An eval
-// becomes an indirect one: it runs in the global scope.
-var guardPrelude = goja.MustCompile("convfiles-guards.js", fmt.Sprintf(`(function (g, check, sizes) {
+// sizePrelude wraps the size-driven constructors, in a process that
+// must outlive its scripts (see Config.Contained). It is compiled once and
+// run in every such VM. A wrapper shares its constructor's prototype (so
+// instanceof, subclassing and .constructor behave as before) and inherits
+// its static methods (Array.isArray, Uint8Array.from). Array is wrapped at
+// once; the prelude returns the function that wraps ArrayBuffer and the
+// typed arrays, which installGuards defers to the first read of one of
+// their names (see guardTypedLazily).
+var sizePrelude = goja.MustCompile("convfiles-sizes.js", fmt.Sprintf(`(function (g) {
   var maxBuf = %d, maxArr = %d;
   function tooBig(what, n, max) {
     return new RangeError(what + " of " + n + " is over the sandbox limit of " + max);
@@ -57,19 +47,30 @@ var guardPrelude = goja.MustCompile("convfiles-guards.js", fmt.Sprintf(`(functio
     Object.defineProperty(C.prototype, "constructor", { value: W, writable: true, configurable: true });
     Object.defineProperty(g, name, { value: W, writable: true, configurable: true });
   }
+  wrap("Array", g.Array, function (a) {
+    if (a.length === 1 && typeof a[0] === "number" && a[0] > maxArr) throw tooBig("Array length", a[0], maxArr);
+  });
   var typed = { ArrayBuffer: 1, Int8Array: 1, Uint8Array: 1, Uint8ClampedArray: 1, Int16Array: 2,
     Uint16Array: 2, Int32Array: 4, Uint32Array: 4, Float32Array: 4, Float64Array: 8,
     BigInt64Array: 8, BigUint64Array: 8 };
-  if (sizes) {
-    wrap("Array", g.Array, function (a) {
-      if (a.length === 1 && typeof a[0] === "number" && a[0] > maxArr) throw tooBig("Array length", a[0], maxArr);
+  // originals holds the constructors by name, read before the names
+  // became accessors.
+  return function (originals) {
+    Object.keys(typed).forEach(function (name) {
+      var per = typed[name], C = originals[name];
+      if (!C) return;
+      wrap(name, C, function (a) {
+        if (typeof a[0] === "number" && a[0] * per > maxBuf) throw tooBig(name + " size", a[0] * per + " bytes", maxBuf + " bytes");
+      });
     });
-  }
-  var evalOrig = g.eval;
-  Object.defineProperty(g, "eval", { value: function eval(src) {
-    if (typeof src === "string") check(src);
-    return evalOrig(src);
-  }, writable: true, configurable: true });
+  };
+})`, MaxBufferBytes, MaxArrayLength), false)
+
+// generatorGuard routes the generator and async function constructors
+// through check, as guardCompilers does Function. They are reached only
+// through a function of their kind, so it runs on demand (see
+// mayReachGenerators and checkSource).
+var generatorGuard = goja.MustCompile("convfiles-generators.js", `(function (check) {
   function wrapCompiler(C, name) {
     var W = function () {
       var args = Array.prototype.map.call(arguments, String);
@@ -80,26 +81,10 @@ var guardPrelude = goja.MustCompile("convfiles-guards.js", fmt.Sprintf(`(functio
     Object.defineProperty(W, "prototype", { value: C.prototype });
     Object.defineProperty(W, "name", { value: name });
     Object.defineProperty(C.prototype, "constructor", { value: W, writable: false, configurable: true });
-    return W;
   }
-  Object.defineProperty(g, "Function", { value: wrapCompiler(Function, "Function"), writable: true, configurable: true });
-  // originals holds the constructors by name, read before the names
-  // became accessors.
-  function wrapTyped(originals) {
-    Object.keys(typed).forEach(function (name) {
-      var per = typed[name], C = originals[name];
-      if (!C) return;
-      wrap(name, C, function (a) {
-        if (typeof a[0] === "number" && a[0] * per > maxBuf) throw tooBig(name + " size", a[0] * per + " bytes", maxBuf + " bytes");
-      });
-    });
-  }
-  function wrapGenerators() {
-    wrapCompiler(Object.getPrototypeOf(function* () {}).constructor, "GeneratorFunction");
-    wrapCompiler(Object.getPrototypeOf(async function () {}).constructor, "AsyncFunction");
-  }
-  return [wrapTyped, wrapGenerators];
-})`, MaxBufferBytes, MaxArrayLength), false)
+  wrapCompiler(Object.getPrototypeOf(function* () {}).constructor, "GeneratorFunction");
+  wrapCompiler(Object.getPrototypeOf(async function () {}).constructor, "AsyncFunction");
+})`, false)
 
 // mayReachGenerators reports whether the JavaScript src could make a
 // generator or async function, through which the script reaches their
@@ -150,41 +135,101 @@ func (s *session) guardTypedLazily(wrapTyped goja.Callable) {
 	}
 }
 
-// installGuards runs the prelude: the compilers always, the size guards
-// (the string built-ins capped in Go, cheaper than a JS wrapper, and the
-// constructors) unless the process is contained. The generator and async
-// function constructors are guarded before the script runs when it could
-// reach them, else when it first compiles code at run time.
+// installGuards guards the compilers always (guardCompilers), and the
+// sizes (the string built-ins capped in Go, cheaper than a JS wrapper, and
+// the constructors) unless the process is contained. The generator and
+// async function constructors are guarded before the script runs when it
+// could reach them, else when it first compiles code at run time.
 func (s *session) installGuards(src string) {
 	sizes := !s.cfg.Contained
 	s.guardStrings(sizes)
-	prelude, err := s.vm.RunProgram(guardPrelude)
+	s.guardCompilers()
+	if mayReachGenerators(src) {
+		s.wrapGenerators()
+	}
+	if !sizes {
+		return
+	}
+	prelude, err := s.vm.RunProgram(sizePrelude)
 	if err != nil {
 		panic(err)
 	}
 	install, _ := goja.AssertFunction(prelude)
-	fns, err := install(goja.Undefined(), s.vm.GlobalObject(), s.vm.ToValue(s.checkSource), s.vm.ToValue(sizes))
+	wrapTyped, err := install(goja.Undefined(), s.vm.GlobalObject())
 	if err != nil {
 		panic(err)
 	}
-	pair := fns.ToObject(s.vm)
-	wrapGenerators, _ := goja.AssertFunction(pair.Get("1"))
-	s.wrapGenerators = func() {
-		if s.generatorsGuarded {
-			return
+	fn, _ := goja.AssertFunction(wrapTyped)
+	s.guardTypedLazily(fn)
+}
+
+// wrapGenerators runs generatorGuard, once.
+func (s *session) wrapGenerators() {
+	if s.generatorsGuarded {
+		return
+	}
+	s.generatorsGuarded = true
+	v, err := s.vm.RunProgram(generatorGuard)
+	if err == nil {
+		fn, _ := goja.AssertFunction(v)
+		_, err = fn(goja.Undefined(), s.vm.ToValue(s.checkSource))
+	}
+	if err != nil {
+		panic(err)
+	}
+}
+
+// guardCompilers routes the code a script compiles at run time through
+// checkSource, which applies the nesting and size caps the compiler
+// applies to scripts: a parser recursing without end would take the
+// process down. eval becomes an indirect eval (the global scope). The
+// Function wrapper shares Function's prototype, so instanceof,
+// .constructor and subclassing behave as before. In Go rather than JS: a
+// JS prelude doing the same took 12 µs of every run.
+func (s *session) guardCompilers() {
+	g := s.vm.GlobalObject()
+	evalOrig, _ := goja.AssertFunction(g.Get("eval"))
+	eval := s.vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		src := call.Argument(0)
+		if goja.IsString(src) {
+			s.checkSource(goja.FunctionCall{Arguments: []goja.Value{src}})
 		}
-		s.generatorsGuarded = true
-		if _, err := wrapGenerators(goja.Undefined()); err != nil {
+		v, err := evalOrig(goja.Undefined(), src)
+		if err != nil {
 			panic(err)
 		}
-	}
-	if mayReachGenerators(src) {
-		s.wrapGenerators()
-	}
-	if sizes {
-		wrapTyped, _ := goja.AssertFunction(pair.Get("0"))
-		s.guardTypedLazily(wrapTyped)
-	}
+		return v
+	}).ToObject(s.vm)
+	eval.DefineDataProperty("name", s.vm.ToValue("eval"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	g.DefineDataProperty("eval", eval, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+
+	fn := g.Get("Function").ToObject(s.vm)
+	construct, _ := goja.AssertConstructor(fn)
+	var w *goja.Object
+	w = s.vm.ToValue(func(call goja.ConstructorCall) *goja.Object {
+		parts := make([]string, len(call.Arguments))
+		args := make([]goja.Value, len(call.Arguments))
+		for i, a := range call.Arguments {
+			parts[i] = a.String()
+			args[i] = s.vm.ToValue(parts[i])
+		}
+		s.checkSource(goja.FunctionCall{Arguments: []goja.Value{s.vm.ToValue(strings.Join(parts, ","))}})
+		target := call.NewTarget
+		if target == nil || target == w {
+			target = fn
+		}
+		o, err := construct(target, args...)
+		if err != nil {
+			panic(err)
+		}
+		return o
+	}).ToObject(s.vm)
+	w.SetPrototype(fn)
+	proto := fn.Get("prototype")
+	w.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	w.DefineDataProperty("name", s.vm.ToValue("Function"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	proto.ToObject(s.vm).DefineDataProperty("constructor", w, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	g.DefineDataProperty("Function", w, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 }
 
 // guardStrings caps what repeat, padStart and padEnd may make, when

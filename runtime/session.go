@@ -29,9 +29,8 @@ type session struct {
 	// stringify is JSON.stringify with its depth guard, as installed
 	// before the script ran: the run's result is made with it.
 	stringify func(goja.FunctionCall) goja.Value
-	// wrapGenerators guards the generator and async function
-	// constructors, once (see installGuards).
-	wrapGenerators    func()
+	// generatorsGuarded says the generator and async function
+	// constructors are guarded (see wrapGenerators).
 	generatorsGuarded bool
 	// lazy makes the helpers on their first use.
 	lazy *lazyGlobals
