@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -16,6 +17,10 @@ import (
 
 // lintTimeout bounds ESLint's pass over one script.
 const lintTimeout = 10 * time.Second
+
+// MaxLintWarnings bounds the warnings one lint lists; a last one says how
+// many more there were.
+const MaxLintWarnings = 1000
 
 // ruleDiagnostics runs ESLint's rules (package lint) over a script that
 // compiles: JavaScript as it is, TypeScript with its types removed and
@@ -56,6 +61,11 @@ func ruleDiagnostics(filename, src string, lang Language) []Diagnostic {
 			}
 		}
 		out = append(out, d)
+	}
+	if n := len(out); n > MaxLintWarnings {
+		out = append(out[:MaxLintWarnings], Diagnostic{Line: out[MaxLintWarnings].Line, Column: out[MaxLintWarnings].Column,
+			Severity: "warning", Code: "too-many-warnings",
+			Message: fmt.Sprintf("%d more warnings are not listed: fix these first", n-MaxLintWarnings)})
 	}
 	return out
 }

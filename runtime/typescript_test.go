@@ -100,6 +100,12 @@ func TestLint(t *testing.T) {
 			t.Errorf("warning %d: %+v, want %+v", i, d[i], w)
 		}
 	}
+	// A lint's answer is bounded: 1,500 unused variables list 1,000 and
+	// say how many more there were.
+	d = r.Lint("many.js", strings.Repeat("var x = 1;\n", 1500), "")
+	if len(d) != MaxLintWarnings+1 || d[MaxLintWarnings].Code != "too-many-warnings" || !strings.Contains(d[MaxLintWarnings].Message, "more warnings") {
+		t.Fatalf("%d warnings, the last %+v", len(d), d[len(d)-1])
+	}
 	d = r.Lint("bad.ts", "const a = 1;\nconst = 2;\n", "")
 	if len(d) == 0 || d[0].Line != 2 || d[0].Severity != "error" {
 		t.Fatalf("ts diagnostics %+v", d)
