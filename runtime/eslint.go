@@ -15,8 +15,10 @@ import (
 	"convfiles/runtime/lint"
 )
 
-// lintTimeout bounds ESLint's pass over one script.
-const lintTimeout = 10 * time.Second
+// lintTimeout bounds ESLint's pass over one script: half of what a
+// sandbox gives a whole lint, so a slow pass ends with the syntax check's
+// answer rather than a stopped worker.
+const lintTimeout = 5 * time.Second
 
 // MaxLintWarnings bounds the warnings one lint lists; a last one says how
 // many more there were.
