@@ -15,10 +15,10 @@ import (
 	"convfiles/runtime/lint"
 )
 
-// lintTimeout bounds ESLint's pass over one script: half of what a
-// sandbox gives a whole lint, so a slow pass ends with the syntax check's
-// answer rather than a stopped worker.
-const lintTimeout = 5 * time.Second
+// lintTimeout bounds ESLint's pass over one script: less than what a
+// sandbox gives a whole lint (15 s), so a slow pass ends with the syntax
+// check's answer rather than a stopped worker.
+const lintTimeout = 10 * time.Second
 
 // MaxLintWarnings bounds the warnings one lint lists; a last one says how
 // many more there were.
@@ -64,12 +64,18 @@ func ruleDiagnostics(filename, src string, lang Language) []Diagnostic {
 		}
 		out = append(out, d)
 	}
-	if n := len(out); n > MaxLintWarnings {
-		out = append(out[:MaxLintWarnings], Diagnostic{Line: out[MaxLintWarnings].Line, Column: out[MaxLintWarnings].Column,
-			Severity: "warning", Code: "too-many-warnings",
-			Message: fmt.Sprintf("%d more warnings are not listed: fix these first", n-MaxLintWarnings)})
+	return capWarnings(out, MaxLintWarnings)
+}
+
+// capWarnings keeps the first max warnings and, when there were more,
+// one that says how many.
+func capWarnings(out []Diagnostic, max int) []Diagnostic {
+	n := len(out)
+	if n <= max {
+		return out
 	}
-	return out
+	return append(out[:max], Diagnostic{Line: out[max].Line, Column: out[max].Column, Severity: "warning",
+		Code: "too-many-warnings", Message: fmt.Sprintf("%d more warnings are not listed: fix these first", n-max)})
 }
 
 // typesRemoved is TypeScript as JavaScript for ESLint, nothing lowered,

@@ -17,7 +17,7 @@ import (
 )
 
 // lintTimeout bounds a lint: parsing, nothing run.
-const lintTimeout = 10 * time.Second
+const lintTimeout = 15 * time.Second
 
 // ended is a job that ended without a result: its worker was killed
 // (timeout, cancel, shutdown) or died (a limit, a crash).
