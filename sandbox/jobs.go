@@ -16,7 +16,7 @@ import (
 	"convfiles/runtime"
 )
 
-// lintTimeout bounds a lint: parsing, nothing run.
+// lintTimeout bounds a lint: parsing and ESLint's rules, nothing run.
 const lintTimeout = 15 * time.Second
 
 // ended is a job that ended without a result: its worker was killed
