@@ -214,9 +214,9 @@ type fdReader struct {
 }
 
 func (r *fdReader) recvmsg(fd int, p []byte) (n, oobn int, err error) {
-	n, oobn, _, _, err = syscall.Recvmsg(fd, p, r.oob, syscall.MSG_CMSG_CLOEXEC)
+	n, oobn, _, _, err = syscall.Recvmsg(fd, p, r.oob, recvFlags)
 	for err == syscall.EINTR {
-		n, oobn, _, _, err = syscall.Recvmsg(fd, p, r.oob, syscall.MSG_CMSG_CLOEXEC)
+		n, oobn, _, _, err = syscall.Recvmsg(fd, p, r.oob, recvFlags)
 	}
 	return n, oobn, err
 }
@@ -251,6 +251,7 @@ func (r *fdReader) Read(p []byte) (int, error) {
 			if perr != nil {
 				return n, perr
 			}
+			closeOnExec(fds)
 			r.fds = append(r.fds, fds...)
 		}
 	}
@@ -260,7 +261,7 @@ func (r *fdReader) Read(p []byte) (int, error) {
 // socketPair returns two connected Unix stream sockets: a descriptor
 // for this process, and an *os.File to give a child.
 func socketPair() (int, *os.File, error) {
-	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	fds, err := socketPairFDs()
 	if err != nil {
 		return -1, nil, err
 	}

@@ -49,7 +49,7 @@ func (p *Pool) start() (*proc, error) {
 	cmd.ExtraFiles = []*os.File{theirs} // descriptor 3
 	w := &proc{cmd: cmd, c: newPolledConn(mine), tmp: tmp, stderr: &tail{max: 16 << 10}, done: make(chan struct{})}
 	cmd.Stderr = w.stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
+	cmd.SysProcAttr = workerAttr()
 	err = cmd.Start()
 	theirs.Close()
 	if err != nil {

@@ -30,10 +30,17 @@ func newLogger(w io.Writer, l LogConfig) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-// buildVersion is the version the binary was built from: the module
-// version of a release, else the VCS revision (with "+dirty" when the tree
-// had changes), else "dev".
+// version is set by release builds (release/build.sh: -ldflags
+// "-X main.version=…").
+var version string
+
+// buildVersion is the version the binary was built from: a release
+// build's, else the module version of a go install, else the VCS revision
+// (with "+dirty" when the tree had changes), else "dev".
 func buildVersion() string {
+	if version != "" {
+		return version
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "dev"
