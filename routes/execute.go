@@ -200,14 +200,14 @@ type lintError struct {
 // handleLint is POST /lint: {codeId | code, language?} → the code's
 // syntax errors and the warnings of ESLint's rules, without running it.
 func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
-	req, _, ok := s.codeRequest(w, r)
+	req, body, ok := s.codeRequest(w, r)
 	if !ok {
 		return
 	}
 	start := time.Now()
 	diags := s.runner.Lint(req.Filename, req.Source, req.Language)
 	file := req.Filename
-	if s.work != nil && file != "inline"+req.Language.Ext() && file != "inline.ts" {
+	if _, saved := body["codeId"]; saved && s.work != nil {
 		file = s.work.HostPath(file)
 	}
 	out := lintResult{Valid: true, Version: 1, Diagnostics: []lintFinding{}, Errors: []lintError{}, CheckedFiles: []string{file}}

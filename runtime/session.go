@@ -34,6 +34,8 @@ type session struct {
 	generatorsGuarded bool
 	// lazy makes the helpers on their first use.
 	lazy *lazyGlobals
+	// modules are the goja_nodejs modules loaded (see nodeModule).
+	modules map[string]*goja.Object
 	// timers is the run's event loop (setTimeout and friends).
 	timers *timerLoop
 	// stopped is the limit that stopped the run, once one has.

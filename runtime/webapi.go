@@ -111,15 +111,23 @@ func (s *session) installWebAPI() {
 
 // nodeModule loads one of goja_nodejs's core modules (buffer, url) with a
 // registry that reads no file: its require is put back to the sandbox's
-// own as soon as the module is loaded.
+// own as soon as the module is loaded. A module is loaded once a run.
 func (s *session) nodeModule(name string) *goja.Object {
+	if m, ok := s.modules[name]; ok {
+		return m
+	}
 	g := s.vm.GlobalObject()
 	own := g.Get("require")
 	reg := require.NewRegistry(require.WithLoader(func(string) ([]byte, error) { return nil, require.ModuleFileDoesNotExistError }))
 	reg.Enable(s.vm)
 	defer g.Set("require", own)
 	s.vm.Get("Uint8Array") // buffers made from here on are of guarded constructors
-	return require.Require(s.vm, name).ToObject(s.vm)
+	m := require.Require(s.vm, name).ToObject(s.vm)
+	if s.modules == nil {
+		s.modules = map[string]*goja.Object{}
+	}
+	s.modules[name] = m
+	return m
 }
 
 // utf8Encode is TextEncoder.encode's: the UTF-8 of s, lone surrogates as
