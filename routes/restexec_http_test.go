@@ -8,29 +8,16 @@ import (
 
 // httpCases are restexec's tests/integration/http.test.ts.
 func httpCases() []portedCase {
-	return []portedCase{
+	cases := []portedCase{
 		{name: "HTTP - GET /health returns 200 with health info", run: func(t *testing.T, e *codeEnv) {
 			h := getHealth(t, e)
 			if h.Status != "ok" || h.Uptime == nil || h.ActiveProcesses == nil || h.MemoryUsage == nil || h.Version == nil {
 				t.Errorf("health %+v", h)
 			}
 		}},
-		{name: "HTTP - POST /execute with missing codeId returns 400 ValidationError", run: func(t *testing.T, e *codeEnv) {
-			status, _, out := e.call("POST", "/execute", map[string]any{"timeout": 5000})
-			wantError(t, status, out, 400, "ValidationError", "codeId is required")
-		}},
-		{name: "HTTP - POST /execute with path traversal returns 400 ValidationError", run: func(t *testing.T, e *codeEnv) {
-			status, _, out := e.call("POST", "/execute", map[string]any{"codeId": "../etc/passwd", "timeout": 5000})
-			wantError(t, status, out, 400, "ValidationError", "codeId must not contain path separators or parent directory references")
-		}},
-		{name: "HTTP - POST /execute with invalid timeout returns 400 ValidationError", run: func(t *testing.T, e *codeEnv) {
-			status, _, out := e.call("POST", "/execute", map[string]any{"codeId": "test", "timeout": 999999})
-			wantError(t, status, out, 400, "ValidationError", "")
-		}},
-		{name: "HTTP - POST /execute with non-existent file returns 404 FileNotFoundError", run: func(t *testing.T, e *codeEnv) {
-			status, _, out := e.call("POST", "/execute", map[string]any{"codeId": "non-existent", "timeout": 5000})
-			wantError(t, status, out, 404, "FileNotFoundError", "")
-		}},
+	}
+	cases = append(cases, codeRequestCases("HTTP", "/execute")...)
+	cases = append(cases, []portedCase{
 		{name: "HTTP - POST /execute with valid request returns 200", run: func(t *testing.T, e *codeEnv) {
 			writeCode(t, e, "test-code", "\n      console.log(JSON.stringify({\n        success: true,\n        message: \"Test successful\",\n      }));\n    ")
 			status, _, out := e.call("POST", "/execute", map[string]any{"codeId": "test-code", "timeout": 5000})
@@ -83,28 +70,41 @@ func httpCases() []portedCase {
 				t.Errorf("%d %v", status, out)
 			}
 		}},
+	}...)
+	return cases
+}
+
+// codeRequestCases are the four request checks restexec's http and lint
+// suites both make of their route (named with prefix, as each suite names
+// them): a missing codeId, a climbing one, a timeout out of range, and
+// code never saved.
+func codeRequestCases(prefix, path string) []portedCase {
+	name := prefix + " - POST " + path
+	return []portedCase{
+		{name: name + " with missing codeId returns 400 ValidationError", run: func(t *testing.T, e *codeEnv) {
+			status, _, out := e.call("POST", path, map[string]any{"timeout": 5000})
+			wantError(t, status, out, 400, "ValidationError", "codeId is required")
+		}},
+		{name: name + " with path traversal returns 400 ValidationError", run: func(t *testing.T, e *codeEnv) {
+			status, _, out := e.call("POST", path, map[string]any{"codeId": "../etc/passwd", "timeout": 5000})
+			wantError(t, status, out, 400, "ValidationError", "codeId must not contain path separators or parent directory references")
+		}},
+		{name: name + " with invalid timeout returns 400 ValidationError", run: func(t *testing.T, e *codeEnv) {
+			status, _, out := e.call("POST", path, map[string]any{"codeId": "test", "timeout": 999999})
+			wantError(t, status, out, 400, "ValidationError", "")
+		}},
+		{name: name + " with non-existent file returns 404 FileNotFoundError", run: func(t *testing.T, e *codeEnv) {
+			status, _, out := e.call("POST", path, map[string]any{"codeId": "non-existent", "timeout": 5000})
+			wantError(t, status, out, 404, "FileNotFoundError", "")
+		}},
 	}
 }
 
 // lintCases are restexec's tests/integration/lint.test.ts.
 func lintCases() []portedCase {
-	return []portedCase{
-		{name: "Lint - POST /lint with missing codeId returns 400 ValidationError", run: func(t *testing.T, e *codeEnv) {
-			status, _, out := e.call("POST", "/lint", map[string]any{"timeout": 5000})
-			wantError(t, status, out, 400, "ValidationError", "codeId is required")
-		}},
-		{name: "Lint - POST /lint with path traversal returns 400 ValidationError", run: func(t *testing.T, e *codeEnv) {
-			status, _, out := e.call("POST", "/lint", map[string]any{"codeId": "../etc/passwd", "timeout": 5000})
-			wantError(t, status, out, 400, "ValidationError", "codeId must not contain path separators or parent directory references")
-		}},
-		{name: "Lint - POST /lint with invalid timeout returns 400 ValidationError", run: func(t *testing.T, e *codeEnv) {
-			status, _, out := e.call("POST", "/lint", map[string]any{"codeId": "test", "timeout": 999999})
-			wantError(t, status, out, 400, "ValidationError", "")
-		}},
-		{name: "Lint - POST /lint with non-existent file returns 404 FileNotFoundError", run: func(t *testing.T, e *codeEnv) {
-			status, _, out := e.call("POST", "/lint", map[string]any{"codeId": "non-existent", "timeout": 5000})
-			wantError(t, status, out, 404, "FileNotFoundError", "")
-		}},
+	cases := []portedCase{}
+	cases = append(cases, codeRequestCases("Lint", "/lint")...)
+	cases = append(cases, []portedCase{
 		{name: "Lint - POST /lint with clean file returns 200 with empty diagnostics", run: func(t *testing.T, e *codeEnv) {
 			writeCode(t, e, "clean-code", "\nfunction greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n\nconst message = greet(\"World\");\nconsole.log(JSON.stringify({ message }));\n    ")
 			status, _, out := e.call("POST", "/lint", map[string]any{"codeId": "clean-code", "timeout": 5000})
@@ -136,7 +136,8 @@ func lintCases() []portedCase {
 			status, _, out := e.call("POST", "/lint", "invalid json")
 			wantError(t, status, out, 400, "ValidationError", "Invalid JSON in request body")
 		}},
-	}
+	}...)
+	return cases
 }
 
 // healthProcessCases are restexec's tests/integration/health_process.test.ts.
