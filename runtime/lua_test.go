@@ -173,7 +173,8 @@ func TestReadmeLuaExample(t *testing.T) {
 func TestLuaHelpersRefuseHostileNames(t *testing.T) {
 	e := newEnv(t, Config{})
 	for _, call := range []string{`write_file(%s, "x")`, `file.save(%s, "x")`, `read_file(%s)`, `delete_file(%s)`,
-		`file_info(%s)`, `io.lines(%s)`, `io.open(%s, "w")`, `io.list(%s)`, `os.remove(%s)`} {
+		`file_info(%s)`, `io.lines(%s)`, `io.open(%s, "w")`, `io.list(%s)`, `os.remove(%s)`,
+		`files.writeText(%s, "x")`, `files.readText(%s)`, `files.create(%s)`, `files.copy("a.txt", %s)`} {
 		// Lua literals: \0 is a NUL in Lua source.
 		for _, name := range []string{`"../escape.txt"`, `"/etc/passwd"`, `"a\0b.txt"`, `"sub/../../x.txt"`} {
 			src := "return " + fmt.Sprintf(call, name)
