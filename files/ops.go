@@ -42,6 +42,7 @@ type Ops interface {
 	// NewWriter is Create (appendTo false) or Append (true).
 	NewWriter(ctx context.Context, name string, opts WriteOptions, appendTo bool) (FileWriter, error)
 	ReplaceLines(ctx context.Context, name string, start, end int, text string, opts WriteOptions) (int, error)
+	EditText(ctx context.Context, name string, edits []TextEdit, dryRun bool, opts WriteOptions) (EditResult, error)
 	Copy(ctx context.Context, src, dst string, opts WriteOptions) (Info, error)
 	Rename(from, to string) (Info, error)
 	RenameNew(from, to string) (Info, error)

@@ -196,6 +196,14 @@ func (cl *client) ReplaceLines(_ context.Context, name string, start, end int, t
 	return int(r.A), err
 }
 
+func (cl *client) EditText(_ context.Context, name string, edits []files.TextEdit, dryRun bool, opts files.WriteOptions) (files.EditResult, error) {
+	r, err := cl.do(&message{Op: "edittext", Name: name, Edits: edits, Bool: dryRun, Opts: toWire(opts)})
+	if err != nil || r.Edited == nil {
+		return files.EditResult{}, err
+	}
+	return *r.Edited, nil
+}
+
 func (cl *client) Copy(_ context.Context, src, dst string, opts files.WriteOptions) (files.Info, error) {
 	r, err := cl.do(&message{Op: "copy", Name: src, Name2: dst, Opts: toWire(opts)})
 	return r.Info, err

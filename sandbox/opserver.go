@@ -111,6 +111,10 @@ func (o *opServer) handle(m *message) (*message, []*os.File) {
 		var n int
 		n, err = sp.ReplaceLines(o.ctx, m.Name, int(m.A), int(m.B), m.Text, opts)
 		r.A = int64(n)
+	case "edittext":
+		var res files.EditResult
+		res, err = sp.EditText(o.ctx, m.Name, m.Edits, m.Bool, opts)
+		r.Edited, r.Info = &res, res.Info
 	case "copy":
 		r.Info, err = sp.Copy(o.ctx, m.Name, m.Name2, opts)
 	case "rename":
@@ -130,6 +134,10 @@ func (o *opServer) handle(m *message) (*message, []*os.File) {
 		switch m.Op {
 		case "writebytes", "replacelines", "restore", "download", "copy", "writer.commit":
 			o.touched.Touch(r.Info.Name, runtime.OpWrite)
+		case "edittext":
+			if !m.Bool {
+				o.touched.Touch(r.Info.Name, runtime.OpWrite)
+			}
 		case "writeat":
 			o.touched.Touch(r.Info.Name, runtime.OpAppend)
 		case "remove":

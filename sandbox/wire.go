@@ -41,6 +41,8 @@ type message struct {
 	Lines             files.LineRange
 	Matches           []files.Match
 	Dir               []files.DirEntry
+	Edits             []files.TextEdit
+	Edited            *files.EditResult
 	Bool              bool
 	Err               *wireError
 

@@ -21,7 +21,7 @@ import (
 // needs a sample here, or TestEveryDoorHasEveryOperation fails.
 var opSamples = map[string]map[string]any{
 	"list": {}, "info": {}, "read_text": {}, "line_count": {}, "delete": {}, "versions": {},
-	"search_text": {"pattern": "x"}, "read_bytes": {"offset": 0, "length": 1},
+	"search_text": {"pattern": "x"}, "edit": {"edits": []any{map[string]any{"old": "doc", "new": "DOC"}}}, "read_bytes": {"offset": 0, "length": 1},
 	"write_text": {"content": "x\n"}, "append_bytes": {"data": "eA=="}, "write_bytes": {"offset": 0, "data": "eA=="},
 	"replace_lines": {"start_line": 1, "end_line": 1, "content": "x"}, "insert_lines": {"after_line": 0, "content": "x"},
 	"create": {}, "copy": {"new_name": "copied.txt"}, "rename": {"new_name": "moved.txt"}, "restore": {"version": 1},

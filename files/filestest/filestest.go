@@ -44,6 +44,7 @@ var ctx = context.Background()
 func Run(t *testing.T, mk Maker) {
 	t.Run("basics", func(t *testing.T) { runBasics(t, mk) })
 	t.Run("edits", func(t *testing.T) { runEdits(t, mk) })
+	t.Run("text edits", func(t *testing.T) { runTextEdits(t, mk) })
 }
 
 // SpaceOf returns an opener of the conversation conv of s, for a Setup.

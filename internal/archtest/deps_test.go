@@ -19,57 +19,59 @@ var rules = map[string]struct {
 	mustNot   []string // outside packages forbidden, directly or not (exact or prefix + "/")
 	ownNot    []string // outside packages the package itself must not import
 }{
-	"content": {mayImport: []string{"internal/bytesize"}},
+	"content": {mayImport: []string{"internal/bytesize", "internal/textdiff"}},
 	// the format helpers work on bytes: no files, no doors.
-	"content/images":      {mayImport: []string{"content", "internal/bytesize"}},
-	"content/pdfs":        {mayImport: []string{"content", "internal/bytesize"}},
-	"content/spreadsheet": {mayImport: []string{"content", "internal/bytesize"}},
+	"content/images":      {mayImport: []string{"content", "internal/bytesize", "internal/textdiff"}},
+	"content/pdfs":        {mayImport: []string{"content", "internal/bytesize", "internal/textdiff"}},
+	"content/spreadsheet": {mayImport: []string{"content", "internal/bytesize", "internal/textdiff"}},
 	// formats applies the helpers to a Space's files for both doors.
-	"formats": {mayImport: []string{"files", "content", "internal/bytesize"}, ownNot: []string{"net/http"}},
+	"formats": {mayImport: []string{"files", "content", "internal/bytesize", "internal/textdiff"}, ownNot: []string{"net/http"}},
 	// ops is the one table of operations every door adapts: it speaks no
 	// HTTP (the PDF library links it), knows no SQL and no script engine.
-	"ops": {mayImport: []string{"files", "content", "formats", "auth", "internal/bytesize", "internal/signing"},
+	"ops": {mayImport: []string{"files", "content", "formats", "auth", "internal/bytesize", "internal/textdiff", "internal/signing", "internal/textdiff"},
 		ownNot: []string{"net/http"}, mustNot: []string{"database/sql", "github.com/dop251/goja"}},
 	"prompts": {},
 	// auth says who is asking: credentials, scopes, tokens. It speaks no
 	// HTTP (auth/idp fetches an identity provider's keys) and knows no SQL.
-	"auth":     {mayImport: []string{"files", "internal/bytesize", "internal/signing"}, mustNot: []string{"net/http", "database/sql"}},
-	"auth/idp": {mayImport: []string{"auth", "files", "internal/bytesize", "internal/signing"}, mustNot: []string{"database/sql"}},
+	"auth":     {mayImport: []string{"files", "internal/bytesize", "internal/textdiff", "internal/signing"}, mustNot: []string{"net/http", "database/sql"}},
+	"auth/idp": {mayImport: []string{"auth", "files", "internal/bytesize", "internal/textdiff", "internal/signing"}, mustNot: []string{"database/sql"}},
+	// internal/textdiff writes unified diffs of two texts.
+	"internal/textdiff": {},
 	// internal/peakrss reads the process's peak memory for benchmarks.
 	"internal/peakrss": {},
 	// files/sqlite implements the index that files declares.
-	"files/sqlite": {mayImport: []string{"files", "auth", "internal/bytesize", "internal/signing"}, mustNot: []string{"net/http", "github.com/dop251/goja"}},
+	"files/sqlite": {mayImport: []string{"files", "auth", "internal/bytesize", "internal/textdiff", "internal/signing"}, mustNot: []string{"net/http", "github.com/dop251/goja"}},
 	// files/postgres implements the same index in PostgreSQL, for replicas.
-	"files/postgres": {mayImport: []string{"files", "auth", "internal/bytesize", "internal/signing"}, mustNot: []string{"net/http", "github.com/dop251/goja", "modernc.org/sqlite"}},
+	"files/postgres": {mayImport: []string{"files", "auth", "internal/bytesize", "internal/textdiff", "internal/signing"}, mustNot: []string{"net/http", "github.com/dop251/goja", "modernc.org/sqlite"}},
 	// files/s3blobs keeps the bytes in an S3-compatible object store.
-	"files/s3blobs": {mayImport: []string{"files", "internal/bytesize"}, mustNot: []string{"database/sql", "github.com/dop251/goja", "modernc.org/sqlite"}},
+	"files/s3blobs": {mayImport: []string{"files", "internal/bytesize", "internal/textdiff"}, mustNot: []string{"database/sql", "github.com/dop251/goja", "modernc.org/sqlite"}},
 	// internal/pgserver and internal/s3server start throwaway servers for
 	// tests and benchmarks; nothing that ships imports them.
 	"internal/pgserver":   {mayImport: []string{"internal/testserver"}},
 	"internal/s3server":   {mayImport: []string{"internal/testserver"}},
 	"internal/testserver": {},
 	// files/filestest is the conformance suite every store runs.
-	"files/filestest": {mayImport: []string{"files", "internal/bytesize"}, mustNot: []string{"net/http", "database/sql"}},
+	"files/filestest": {mayImport: []string{"files", "internal/bytesize", "internal/textdiff"}, mustNot: []string{"net/http", "database/sql"}},
 	// files/blobtest and files/indextest are the conformance suites of the
 	// storage seam's two halves: they see only the interfaces.
-	"files/blobtest":  {mayImport: []string{"files", "internal/bytesize"}, ownNot: []string{"os"}, mustNot: []string{"net/http", "database/sql"}},
-	"files/indextest": {mayImport: []string{"files", "auth", "internal/bytesize", "internal/signing"}, ownNot: []string{"os"}, mustNot: []string{"net/http", "database/sql"}},
-	"files":           {mayImport: []string{"internal/bytesize"}, mustNot: []string{"net/http", "database/sql", "github.com/dop251/goja", "modernc.org/sqlite"}},
+	"files/blobtest":  {mayImport: []string{"files", "internal/bytesize", "internal/textdiff"}, ownNot: []string{"os"}, mustNot: []string{"net/http", "database/sql"}},
+	"files/indextest": {mayImport: []string{"files", "auth", "internal/bytesize", "internal/textdiff", "internal/signing"}, ownNot: []string{"os"}, mustNot: []string{"net/http", "database/sql"}},
+	"files":           {mayImport: []string{"internal/bytesize", "internal/textdiff"}, mustNot: []string{"net/http", "database/sql", "github.com/dop251/goja", "modernc.org/sqlite"}},
 	// esbuild's API package links net/http for its dev server; the runtime
 	// itself speaks no HTTP.
-	"runtime": {mayImport: []string{"files", "content", "formats", "ops", "auth", "prompts", "runtime/lint", "internal/bytesize", "internal/signing"}, ownNot: []string{"net/http"}},
+	"runtime": {mayImport: []string{"files", "content", "formats", "ops", "auth", "prompts", "runtime/lint", "internal/bytesize", "internal/textdiff", "internal/signing"}, ownNot: []string{"net/http"}},
 	// runtime/lint runs ESLint's rules in goja: no files, no doors.
 	"runtime/lint": {ownNot: []string{"net/http", "os"}},
 	// runtime/lint/genbundle rebuilds ESLint's bundle (go generate).
 	"runtime/lint/genbundle": {},
-	"routes":                 {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/links", "internal/signing", "internal/metrics"}},
+	"routes":                 {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/textdiff", "internal/links", "internal/signing", "internal/metrics"}},
 	// sandbox runs the runtime and formats in worker processes and serves
 	// their file operations: it speaks no HTTP and knows no SQL.
-	"sandbox": {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/links", "internal/signing"},
+	"sandbox": {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/textdiff", "internal/links", "internal/signing"},
 		ownNot: []string{"net/http"}, mustNot: []string{"modernc.org/sqlite"}},
 	// routes and routes/mcp are two doors over the same packages: neither
 	// imports the other.
-	"routes/mcp":    {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/signing"}, mustNot: []string{"modernc.org/sqlite"}},
+	"routes/mcp":    {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/textdiff", "internal/signing"}, mustNot: []string{"modernc.org/sqlite"}},
 	"cmd/convfiles": {mayImport: []string{""}},
 }
 
