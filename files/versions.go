@@ -127,7 +127,7 @@ func (sp *Space) Find(q ListQuery) ([]Record, int, error) {
 	}
 	var out []Record
 	for _, fi := range all {
-		if MatchGlob(q.Pattern, fi.Name) {
+		if MatchGlob(q.Pattern, fi.Name) && strings.HasPrefix(fi.Name, q.Prefix) {
 			out = append(out, Record{Conversation: sp.id, Name: fi.Name, Size: fi.Size, Modified: fi.ModTime, Version: 1})
 		}
 	}

@@ -21,7 +21,7 @@ import (
 // needs a sample here, or TestEveryDoorHasEveryOperation fails.
 var opSamples = map[string]map[string]any{
 	"list": {}, "info": {}, "read_text": {}, "line_count": {}, "delete": {}, "versions": {},
-	"search_text": {"pattern": "x"}, "edit": {"edits": []any{map[string]any{"old": "doc", "new": "DOC"}}}, "read_bytes": {"offset": 0, "length": 1},
+	"search_text": {"pattern": "x"}, "search": {"name": "x"}, "exists": {}, "tree": {}, "make_folder": {}, "move_folder": {"new_path": "moved-folder"}, "delete_folder": {}, "edit": {"edits": []any{map[string]any{"old": "doc", "new": "DOC"}}}, "read_bytes": {"offset": 0, "length": 1},
 	"write_text": {"content": "x\n"}, "append_bytes": {"data": "eA=="}, "write_bytes": {"offset": 0, "data": "eA=="},
 	"replace_lines": {"start_line": 1, "end_line": 1, "content": "x"}, "insert_lines": {"after_line": 0, "content": "x"},
 	"create": {}, "copy": {"new_name": "copied.txt"}, "rename": {"new_name": "moved.txt"}, "restore": {"version": 1},
@@ -241,11 +241,23 @@ func TestEveryDoorHasEveryOperation(t *testing.T) {
 		t.Fatal("cannot store pic.png")
 	}
 	remove, _ := ops.Lookup("delete")
+	removeFolder, _ := ops.Lookup("delete_folder")
 	for _, op := range all {
 		hostile, missing, want := any("../escape.txt"), any("missing.txt"), "not_found"
 		switch {
 		case op.Name == "list":
 			hostile, missing = "[", nil
+		case op.Name == "search": // its first parameter is a pattern; a name is not found, not an error
+			d.same(op, map[string]any{"name": "*.txt", "path": "../escape"}, "invalid")
+			d.same(op, map[string]any{"pattern": "x", "path": "missing"}, "ok")
+			continue
+		case op.Name == "exists": // a missing name is an answer, not an error
+			want = "ok"
+		case op.Name == "make_folder":
+			d.same(op, with(op, hostile), "invalid")
+			d.same(op, with(op, "made-folder"), "ok", func() { d.rest(removeFolder, map[string]any{"path": "made-folder"}) })
+			d.rest(removeFolder, map[string]any{"path": "made-folder"})
+			continue
 		case op.Name == "create":
 			missing = nil // a new name is what it wants; a taken one is below
 		case op.Name == "pdf_merge":

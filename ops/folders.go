@@ -1,0 +1,185 @@
+package ops
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"convfiles/files"
+)
+
+// Folder bounds: one folder operation moves or deletes at most
+// MaxFolderFiles files.
+const MaxFolderFiles = 10000
+
+// KeepFile is the empty file that keeps a made folder when it holds
+// nothing else, as Git users keep empty folders: folders are the names'
+// prefixes, in every store. The web page does not show it.
+const KeepFile = ".keep"
+
+// FolderIn names a folder.
+type FolderIn struct {
+	Path string `json:"path"`
+}
+
+// FolderOut answers a folder operation: the folder, and how many files
+// it moved or deleted.
+type FolderOut struct {
+	Path    string `json:"path"`
+	Created bool   `json:"created,omitempty"`
+	Moved   int    `json:"moved,omitempty"`
+	Deleted int    `json:"deleted,omitempty"`
+}
+
+// folderPath validates a folder's path; the top is refused.
+func folderPath(path string) (string, error) {
+	clean, err := files.ValidateName(strings.TrimSuffix(path, "/"))
+	if err != nil {
+		return "", err
+	}
+	return clean, nil
+}
+
+// folderFiles lists the live files below a folder, at any depth, at
+// most MaxFolderFiles of them.
+func folderFiles(op string, sp files.Ops, path string) ([]files.Record, error) {
+	recs, total, err := sp.Find(files.ListQuery{Prefix: path + "/", Limit: MaxFolderFiles + 1})
+	if err != nil {
+		return nil, err
+	}
+	if total > MaxFolderFiles {
+		return nil, files.E(op, files.KindTooLarge, path, fmt.Sprintf("holds %d files; one call moves or deletes at most %d, so work on its subfolders one at a time",
+			total, MaxFolderFiles), nil)
+	}
+	return recs, nil
+}
+
+// isFile reports whether path names a file.
+func isFile(sp files.Ops, path string) bool {
+	_, err := sp.Stat(path)
+	return err == nil
+}
+
+// MakeFolder is folder_create, files.makeFolder: a folder that stays
+// when empty (it holds an empty .keep). A folder that exists is left as
+// it is; a file of that name is a conflict.
+func MakeFolder(ctx context.Context, env Env, in FolderIn) (FolderOut, error) {
+	path, err := folderPath(in.Path)
+	if err != nil {
+		return FolderOut{}, err
+	}
+	if isFile(env.Space, path) {
+		return FolderOut{}, files.E("make_folder", files.KindConflict, path, "is a file; choose another name for the folder", nil)
+	}
+	if _, total, err := env.Space.Find(files.ListQuery{Prefix: path + "/", Limit: 1}); err != nil || total > 0 {
+		return FolderOut{Path: path}, err
+	}
+	opts := env.Write
+	opts.NoReplace = true
+	info, err := env.Space.WriteBytes(ctx, path+"/"+KeepFile, nil, opts)
+	if err != nil {
+		return FolderOut{}, err
+	}
+	env.touched(info.Name, Wrote)
+	return FolderOut{Path: path, Created: true}, nil
+}
+
+// MoveFolderIn names a folder and where it goes.
+type MoveFolderIn struct {
+	Path    string `json:"path"`
+	NewPath string `json:"new_path"`
+}
+
+// MoveFolder is folder_move, files.moveFolder: every file below the
+// folder moves below new_path, keeping its ID and versions. A file
+// already at one of the new names is a conflict found before anything
+// moves; a failure midway moves back what had moved.
+func MoveFolder(ctx context.Context, env Env, in MoveFolderIn) (FolderOut, error) {
+	const op = "move_folder"
+	from, err := folderPath(in.Path)
+	if err != nil {
+		return FolderOut{}, err
+	}
+	to, err := folderPath(in.NewPath)
+	if err != nil {
+		return FolderOut{}, err
+	}
+	if to == from || strings.HasPrefix(to+"/", from+"/") {
+		return FolderOut{}, files.E(op, files.KindInvalid, to, "a folder cannot move into itself; choose a new_path outside "+from, nil)
+	}
+	recs, err := folderFiles(op, env.Space, from)
+	if err != nil {
+		return FolderOut{}, err
+	}
+	if len(recs) == 0 {
+		return FolderOut{}, folderNotFound(op, env.Space, from)
+	}
+	if isFile(env.Space, to) {
+		return FolderOut{}, files.E(op, files.KindConflict, to, "is a file; choose another new_path", nil)
+	}
+	targets := make([]string, len(recs))
+	for i, r := range recs {
+		targets[i] = to + strings.TrimPrefix(r.Name, from)
+		if _, err := files.ValidateName(targets[i]); err != nil {
+			return FolderOut{}, err
+		}
+		if isFile(env.Space, targets[i]) {
+			return FolderOut{}, files.E(op, files.KindConflict, targets[i], "already exists; move or delete it first, nothing was moved", nil)
+		}
+	}
+	for i, r := range recs {
+		if _, err := env.Space.RenameNew(r.Name, targets[i]); err != nil {
+			for j := i - 1; j >= 0; j-- { // put back what moved
+				env.Space.RenameNew(targets[j], recs[j].Name)
+			}
+			return FolderOut{}, err
+		}
+		env.touched(r.Name, Removed)
+		env.touched(targets[i], Wrote)
+	}
+	return FolderOut{Path: to, Moved: len(recs)}, nil
+}
+
+// DeleteFolder is folder_delete, files.deleteFolder: every file below
+// the folder is deleted, its content kept as a version that restores it.
+func DeleteFolder(ctx context.Context, env Env, in FolderIn) (FolderOut, error) {
+	const op = "delete_folder"
+	path, err := folderPath(in.Path)
+	if err != nil {
+		return FolderOut{}, err
+	}
+	recs, err := folderFiles(op, env.Space, path)
+	if err != nil {
+		return FolderOut{}, err
+	}
+	if len(recs) == 0 {
+		return FolderOut{}, folderNotFound(op, env.Space, path)
+	}
+	n := 0
+	for _, r := range recs {
+		if err := env.Space.Remove(r.Name); err != nil {
+			if files.KindOf(err) == files.KindNotFound { // deleted meanwhile
+				continue
+			}
+			return FolderOut{Path: path, Deleted: n}, err
+		}
+		env.touched(r.Name, Removed)
+		n++
+	}
+	return FolderOut{Path: path, Deleted: n}, nil
+}
+
+// folderNotFound is the error for a folder that holds no file: a file of
+// that name is named as such.
+func folderNotFound(op string, sp files.Ops, path string) error {
+	if isFile(sp, path) {
+		return files.E(op, files.KindConflict, path, "is a file, not a folder; use the file operations", nil)
+	}
+	return files.E(op, files.KindNotFound, path, "no such folder; file_tree shows the folders", nil)
+}
+
+func init() {
+	def(Op{Name: "make_folder", JS: "makeFolder", Params: []string{"path"}, Tool: "folder_create", Effect: Writes}, MakeFolder)
+	def(Op{Name: "move_folder", JS: "moveFolder", Params: []string{"path", "new_path"}, Tool: "folder_move", Effect: Writes}, MoveFolder)
+	def(Op{Name: "delete_folder", JS: "deleteFolder", Params: []string{"path"}, Tool: "folder_delete", Effect: Destroys}, DeleteFolder)
+}

@@ -1,0 +1,197 @@
+package ops
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"convfiles/content"
+	"convfiles/files"
+)
+
+// Search bounds: matches in one answer (by default and at most), the
+// bytes one search reads, and the text of a matching line it shows.
+const (
+	DefaultSearchResults = 100
+	MaxSearchResults     = 1000
+	MaxSearchBytes       = 256 << 20
+	MaxMatchText         = 400
+)
+
+// SearchFilesIn searches a conversation's files: by name (a glob), by
+// content (an RE2 pattern), or both, below a folder.
+type SearchFilesIn struct {
+	Pattern    string `json:"pattern,omitempty"`
+	Name       string `json:"name,omitempty"`
+	Path       string `json:"path,omitempty"`
+	IgnoreCase bool   `json:"ignore_case,omitempty"`
+	MaxResults int    `json:"max_results,omitempty"`
+}
+
+// SearchHit is a matching line of a file (or, for a search by name
+// only, the file).
+type SearchHit struct {
+	Name    string `json:"name"`
+	Line    int    `json:"line,omitempty"`
+	Content string `json:"content,omitempty"`
+	Size    int64  `json:"size,omitempty"`
+}
+
+// SearchFilesOut is what a search found, and how much it looked at.
+type SearchFilesOut struct {
+	Matches       []SearchHit `json:"matches"`
+	FilesMatched  int         `json:"files_matched"`
+	FilesSearched int         `json:"files_searched"`
+	// SkippedBinary counts files that are not text, which a content
+	// search does not read.
+	SkippedBinary int `json:"skipped_binary,omitempty"`
+	// Truncated says the search stopped early; Reason says why.
+	Truncated bool   `json:"truncated,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// SearchFiles is file_search, files.search: matching files in name
+// order, each matching line with its number; binary files are skipped.
+func SearchFiles(ctx context.Context, env Env, in SearchFilesIn) (SearchFilesOut, error) {
+	const op = "search"
+	q, re, max, err := searchQuery(in)
+	if err != nil {
+		return SearchFilesOut{}, err
+	}
+	out := SearchFilesOut{Matches: []SearchHit{}}
+	if re == nil {
+		q.Limit = max
+		recs, total, err := env.Space.Find(q)
+		if err != nil {
+			return SearchFilesOut{}, err
+		}
+		for _, r := range recs {
+			out.Matches = append(out.Matches, SearchHit{Name: r.Name, Size: r.Size})
+		}
+		out.FilesMatched, out.FilesSearched = total, total
+		if total > max {
+			out.Truncated, out.Reason = true, fmt.Sprintf("%d files match; the first %d by name are listed; narrow the name or path", total, max)
+		}
+		return out, nil
+	}
+	cs := contentSearch{sp: env.Space, re: re, max: max, budget: MaxSearchBytes, out: &out}
+	for page, off := 512, 0; ; page = min(page*4, 32768) {
+		q.Limit, q.Offset = page, off
+		recs, total, err := env.Space.Find(q)
+		if err != nil {
+			return SearchFilesOut{}, err
+		}
+		if err := cs.search(ctx, recs); err != nil {
+			return SearchFilesOut{}, err
+		}
+		if off += len(recs); out.Truncated || off >= total || len(recs) == 0 {
+			return out, nil
+		}
+	}
+}
+
+// contentSearch searches files in name order, a chunk at a time, until
+// max matches or MaxSearchBytes read.
+type contentSearch struct {
+	sp     files.Ops
+	re     *regexp.Regexp
+	max    int
+	budget int64
+	out    *SearchFilesOut
+}
+
+// search searches one page of files; out.Truncated says it stopped.
+func (cs *contentSearch) search(ctx context.Context, recs []files.Record) error {
+	out := cs.out
+	for len(recs) > 0 {
+		if err := ctx.Err(); err != nil {
+			return files.E("search", files.KindInvalid, "", "the search was cancelled", err)
+		}
+		if recs[0].Size > cs.budget {
+			out.Truncated, out.Reason = true, fmt.Sprintf("the search read %s; narrow it by name or path", files.FormatBytes(MaxSearchBytes))
+			return nil
+		}
+		n := 0
+		for n < min(searchChunk, len(recs)) && recs[n].Size <= cs.budget {
+			cs.budget -= recs[n].Size
+			n++
+		}
+		for _, res := range searchChunkOf(cs.sp, recs[:n], cs.re, cs.max-len(out.Matches)+1) {
+			switch {
+			case res.err != nil && files.KindOf(res.err) == files.KindNotFound:
+				continue // deleted while the search ran
+			case res.err != nil:
+				return res.err
+			case res.binary:
+				out.SkippedBinary++
+				continue
+			}
+			out.FilesSearched++
+			if len(res.hits) > 0 {
+				out.FilesMatched++
+			}
+			if room := cs.max - len(out.Matches); len(res.hits) > room {
+				out.Matches = append(out.Matches, res.hits[:room]...)
+				out.Truncated, out.Reason = true, fmt.Sprintf("more than %d lines match; narrow the pattern, name or path, or raise max_results (at most %d)", cs.max, MaxSearchResults)
+				return nil
+			}
+			out.Matches = append(out.Matches, res.hits...)
+		}
+		recs = recs[n:]
+	}
+	return nil
+}
+
+// searchQuery checks a search's input and makes its listing query and
+// its regular expression (nil for a search by name only).
+func searchQuery(in SearchFilesIn) (files.ListQuery, *regexp.Regexp, int, error) {
+	const op = "search"
+	var q files.ListQuery
+	max := in.MaxResults
+	if max == 0 {
+		max = DefaultSearchResults
+	}
+	if max < 1 || max > MaxSearchResults {
+		return q, nil, 0, files.E(op, files.KindInvalid, "", fmt.Sprintf("max_results is 1 to %d", MaxSearchResults), nil)
+	}
+	if in.Pattern == "" && in.Name == "" {
+		return q, nil, 0, files.E(op, files.KindInvalid, "", `give a pattern (RE2, searched in the files' text), a name (a glob such as "*.md"), or both`, nil)
+	}
+	if in.Name != "" {
+		if err := files.ValidateGlob(in.Name); err != nil {
+			return q, nil, 0, err
+		}
+		q.Pattern = in.Name
+	}
+	if in.Path != "" && in.Path != "." && in.Path != "/" {
+		p, err := folderPath(in.Path)
+		if err != nil {
+			return q, nil, 0, err
+		}
+		q.Prefix = p + "/"
+	}
+	if in.Pattern == "" {
+		return q, nil, max, nil
+	}
+	src := in.Pattern
+	if in.IgnoreCase {
+		src = "(?i)" + src
+	}
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return q, nil, 0, files.E(op, files.KindInvalid, in.Pattern, "the pattern is not valid RE2 (no lookaround or backreferences): "+err.Error(), nil)
+	}
+	return q, re, max, nil
+}
+
+// isBinaryRecord says the index already knows a file is not text.
+func isBinaryRecord(r files.Record) bool {
+	mt := content.RecordedMIME(r.Name, r.MIME)
+	return strings.HasPrefix(mt, "image/") && mt != "image/svg+xml" || mt == "application/pdf" || mt == "application/zip" ||
+		strings.HasPrefix(mt, "application/vnd.openxmlformats") || strings.HasPrefix(mt, "audio/") || strings.HasPrefix(mt, "video/")
+}
+
+func init() {
+	def(Op{Name: "search", JS: "search", Params: []string{"pattern", "...options"}, Tool: "file_search", Effect: Reads}, SearchFiles)
+}

@@ -1,0 +1,138 @@
+package ops_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"convfiles/auth"
+	"convfiles/content"
+	"convfiles/files"
+	"convfiles/files/sqlite"
+	"convfiles/ops"
+)
+
+// The search benchmarks run on one conversation of 100,000 text files in
+// 100 folders (about 40 MB; one file in a thousand holds "needle"),
+// indexed as the server indexes it, against grep and find on the same
+// folder.
+const benchFiles = 100_000
+
+var (
+	bigOnce  sync.Once
+	bigDir   string
+	bigSpace *files.Space
+	bigErr   error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if bigSpace != nil {
+		bigSpace.Close()
+	}
+	if bigDir != "" {
+		os.RemoveAll(bigDir)
+	}
+	os.Exit(code)
+}
+
+// bigConversation writes the files straight to disk and lets the store
+// index them when it opens, as it does files it finds there.
+func bigConversation(b *testing.B) *files.Space {
+	bigOnce.Do(func() {
+		if bigDir, bigErr = os.MkdirTemp("", "convfiles-search-bench-"); bigErr != nil {
+			return
+		}
+		conv := filepath.Join(bigDir, "files", "bench")
+		line := strings.Repeat("lorem ipsum dolor sit amet ", 3) + "\n"
+		for i := range benchFiles {
+			dir := filepath.Join(conv, fmt.Sprintf("folder-%03d", i%100))
+			if i < 100 {
+				if bigErr = os.MkdirAll(dir, 0o755); bigErr != nil {
+					return
+				}
+			}
+			text := fmt.Sprintf("file %d\n", i) + strings.Repeat(line, 5)
+			if i%1000 == 7 {
+				text += "the needle is here\n"
+			}
+			if bigErr = os.WriteFile(filepath.Join(dir, fmt.Sprintf("note-%05d.txt", i)), []byte(text), 0o644); bigErr != nil {
+				return
+			}
+		}
+		ix, err := sqlite.Open(filepath.Join(bigDir, "index.db"))
+		if err != nil {
+			bigErr = err
+			return
+		}
+		store, err := files.OpenStore(filepath.Join(bigDir, "files"), files.Options{Index: ix, Sniff: content.SniffMIME})
+		if err != nil {
+			bigErr = err
+			return
+		}
+		bigSpace, bigErr = store.Space("bench")
+	})
+	if bigErr != nil {
+		b.Fatal(bigErr)
+	}
+	return bigSpace
+}
+
+func runSearch(b *testing.B, in ops.SearchFilesIn, want int) {
+	sp := bigConversation(b)
+	op, _ := ops.Lookup("search")
+	env := ops.Env{Space: sp}
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := op.Run(auth.NewContext(context.Background(), auth.Local), env, &in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if got := len(res.(ops.SearchFilesOut).Matches); got != want {
+			b.Fatalf("%d matches, want %d", got, want)
+		}
+	}
+}
+
+// BenchmarkSearch100kByName finds one file by a glob on its name.
+func BenchmarkSearch100kByName(b *testing.B) {
+	runSearch(b, ops.SearchFilesIn{Name: "note-04242.txt"}, 1)
+}
+
+// BenchmarkSearch100kContent reads every file for a word a hundred hold.
+func BenchmarkSearch100kContent(b *testing.B) {
+	runSearch(b, ops.SearchFilesIn{Pattern: "needle", MaxResults: 1000}, benchFiles/1000)
+}
+
+// BenchmarkSearch100kContentFirst100 stops at the default 100 matches
+// of a word on every file's first line.
+func BenchmarkSearch100kContentFirst100(b *testing.B) {
+	runSearch(b, ops.SearchFilesIn{Pattern: "^file 9"}, 100)
+}
+
+// BenchmarkGrep100k is the baseline: grep -rn over the same folder.
+func BenchmarkGrep100k(b *testing.B) { runTool(b, "grep", "-rn", "needle", ".") }
+
+// BenchmarkFind100kByName is the baseline of a search by name.
+func BenchmarkFind100kByName(b *testing.B) { runTool(b, "find", ".", "-name", "note-04242.txt") }
+
+func runTool(b *testing.B, name string, args ...string) {
+	bigConversation(b)
+	path, err := exec.LookPath(name)
+	if err != nil {
+		b.Fatalf("%s is needed as the baseline: %v", name, err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		cmd := exec.Command(path, args...)
+		cmd.Dir = filepath.Join(bigDir, "files", "bench")
+		if out, err := cmd.Output(); err != nil || len(out) == 0 {
+			b.Fatalf("%s: %v", name, err)
+		}
+	}
+}

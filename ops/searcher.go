@@ -1,0 +1,170 @@
+package ops
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"regexp"
+	"sync"
+	"unicode/utf8"
+
+	"convfiles/files"
+)
+
+// maxSearchLine is how much of one line a search matches against: the
+// rest of a longer line is skipped.
+const maxSearchLine = 1 << 20
+
+// searchChunk is how many files are searched at once, by searchWorkers
+// goroutines, before their matches join the answer in name order.
+const (
+	searchChunk   = 64
+	searchWorkers = 4
+)
+
+// fileHits is what searching one file found.
+type fileHits struct {
+	hits   []SearchHit
+	binary bool
+	err    error
+}
+
+// lineScanner reads files line by line; each worker has its own.
+type lineScanner struct {
+	rd   *bufio.Reader
+	line []byte
+}
+
+var scanners = sync.Pool{New: func() any { return &lineScanner{rd: bufio.NewReaderSize(nil, 64<<10)} }}
+
+// searchChunkOf searches recs at once and returns their results in
+// order; each file keeps at most limit matches.
+func searchChunkOf(sp files.Ops, recs []files.Record, re *regexp.Regexp, limit int) []fileHits {
+	out := make([]fileHits, len(recs))
+	next := make(chan int, len(recs))
+	for i := range recs {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(searchWorkers, len(recs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := scanners.Get().(*lineScanner)
+			defer scanners.Put(sc)
+			for i := range next {
+				out[i] = sc.search(sp, recs[i], re, limit)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// search finds the lines of one file that re matches, unless the file
+// is not text: the index's type says so, or its first bytes hold a NUL
+// or are not UTF-8.
+func (sc *lineScanner) search(sp files.Ops, r files.Record, re *regexp.Regexp, limit int) fileHits {
+	if isBinaryRecord(r) {
+		return fileHits{binary: true}
+	}
+	f, info, err := sp.Open(r.Name)
+	if err != nil {
+		return fileHits{err: err}
+	}
+	defer f.Close()
+	sc.rd.Reset(f)
+	head, _ := sc.rd.Peek(sniffText)
+	if !looksLikeText(head, int64(len(head)) == info.Size) {
+		return fileHits{binary: true}
+	}
+	var res fileHits
+	for n := 1; ; n++ {
+		line, err := sc.readLine()
+		if (len(line) > 0 || err == nil) && re.Match(line) {
+			if len(res.hits) == limit {
+				return res
+			}
+			res.hits = append(res.hits, SearchHit{Name: info.Name, Line: n, Content: excerpt(line, re)})
+		}
+		if err == io.EOF {
+			return res
+		}
+		if err != nil {
+			res.err = err
+			return res
+		}
+	}
+}
+
+// sniffText is how much of a file decides whether it is text.
+const sniffText = 8 << 10
+
+// looksLikeText reports whether head is UTF-8 without NUL bytes; a rune
+// cut at its end is forgiven unless head is the whole file.
+func looksLikeText(head []byte, whole bool) bool {
+	if bytes.IndexByte(head, 0) >= 0 {
+		return false
+	}
+	if utf8.Valid(head) {
+		return true
+	}
+	for i := 1; !whole && i < utf8.UTFMax && i <= len(head); i++ {
+		if utf8.Valid(head[:len(head)-i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// readLine reads the next line without its line break, at most
+// maxSearchLine bytes of it.
+func (sc *lineScanner) readLine() ([]byte, error) {
+	sc.line = sc.line[:0]
+	for {
+		chunk, err := sc.rd.ReadSlice('\n')
+		if len(sc.line)+len(chunk) <= maxSearchLine {
+			sc.line = append(sc.line, chunk...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		line := sc.line
+		if n := len(line); n > 0 && line[n-1] == '\n' {
+			line = line[:n-1]
+			if n > 1 && line[n-2] == '\r' {
+				line = line[:n-2]
+			}
+		}
+		return line, err
+	}
+}
+
+// excerpt is a matching line, or MaxMatchText bytes of it around its
+// first match, cut at rune boundaries, with "…" where it was cut.
+func excerpt(line []byte, re *regexp.Regexp) string {
+	if len(line) <= MaxMatchText {
+		return string(line)
+	}
+	start := 0
+	if loc := re.FindIndex(line); loc != nil {
+		start = max(loc[0]-MaxMatchText/4, 0)
+	}
+	end := min(start+MaxMatchText, len(line))
+	for start > 0 && !utf8.RuneStart(line[start]) {
+		start++
+	}
+	for end < len(line) && !utf8.RuneStart(line[end]) {
+		end--
+	}
+	text := string(line[start:end])
+	if start > 0 {
+		text = "…" + text
+	}
+	if end < len(line) {
+		text += "…"
+	}
+	return text
+}
