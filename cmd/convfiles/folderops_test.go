@@ -91,7 +91,7 @@ func TestFoldersAndSearchThroughEveryDoor(t *testing.T) {
 	d.sameEverywhere("exists", map[string]any{"path": "notes.txt"}, map[string]any{"exists": true, "kind": "file", "size": 11}, nil)
 	d.sameEverywhere("exists", map[string]any{"path": "reports/q3.md"}, map[string]any{"exists": false}, nil)
 	d.sameEverywhere("search", map[string]any{"pattern": "todo", "ignore_case": true}, map[string]any{
-		"matches": []map[string]any{{"name": "notes.txt", "line": 1, "content": "todo later"}, {"name": "reports/q1.md", "line": 2, "content": "TODO: check"}},
+		"matches":       []map[string]any{{"name": "notes.txt", "line": 1, "content": "todo later"}, {"name": "reports/q1.md", "line": 2, "content": "TODO: check"}},
 		"files_matched": 2, "files_searched": 3, "skipped_binary": 1}, nil)
 	d.sameEverywhere("search", map[string]any{"pattern": "revenue", "path": "reports/2024"}, map[string]any{
 		"matches": []map[string]any{{"name": "reports/2024/q2.md", "line": 1, "content": "revenue: 20"}}}, nil)
