@@ -165,6 +165,7 @@ func startServe(t *testing.T, dataDir string, adjust ...func(*Config)) (addr str
 	cfg := defaultConfig()
 	cfg.DataDir = dataDir
 	cfg.Server.Address = "127.0.0.1:0"
+	cfg.Server.MCPTools = []string{"all"} // the doors' tests call every tool; the default profile is tested on its own
 	for _, f := range adjust {
 		f(&cfg)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"convfiles/files"
@@ -15,12 +16,19 @@ import (
 func cmdMCP(e *env, args []string) error {
 	f := newFlags(e, "mcp", "")
 	conv := f.String("conversation", "", "serve this conversation only; tools then use it when they name none")
+	tools := f.String("tools", "", "tool groups to offer, comma-separated: "+strings.Join(mcp.ToolGroups, ", ")+" (default core)")
 	cfg, err := f.parse(args)
 	if err != nil {
 		return err
 	}
 	if f.NArg() > 0 {
 		return usagef("unexpected arguments %q", f.Args())
+	}
+	if *tools != "" {
+		cfg.Server.MCPTools = []string{*tools}
+	}
+	if _, err := mcp.ParseToolGroups(cfg.Server.MCPTools); err != nil {
+		return usagef("--tools: %v", err)
 	}
 	if *conv != "" {
 		if err := files.ValidateConversationID(*conv); err != nil {
@@ -73,6 +81,7 @@ func newMCPServer(cfg Config, e *env, store *files.Store, scripts *scripting, co
 		SessionIdle:  cfg.Server.MCPSessionIdle.Duration,
 		Stateless:    cfg.Server.MCPStateless,
 		Conversation: conv,
+		Tools:        cfg.Server.MCPTools,
 		Version:      buildVersion(),
 		Logger:       e.logger,
 	})

@@ -79,12 +79,12 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		data := t.TempDir()
 		sum := seedPixel(t, data, conv)
 		runInterop(t, dir, []string{"CONVFILES_RUN_MAIN=1", "XDG_DATA_HOME=" + data, "XDG_CONFIG_HOME=" + filepath.Join(data, "config"), "PIXEL_SHA256=" + sum},
-			"stdio", conv, os.Args[0], "mcp", "--conversation", conv)
+			"stdio", conv, os.Args[0], "mcp", "--conversation", conv, "--tools", "all")
 	})
 	t.Run("streamable-http", func(t *testing.T) {
 		data := t.TempDir()
 		sum := seedPixel(t, data, conv)
-		srv := startServerProcess(t, data)
+		srv := startServerProcessWith(t, data, "[server]\nmcp_tools = [\"all\"]\n")
 		defer srv.cmd.Process.Kill()
 		runInterop(t, dir, []string{"PIXEL_SHA256=" + sum}, "http", conv, srv.base+"/mcp")
 	})
@@ -100,7 +100,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		if code != 0 {
 			t.Fatal("keys create failed")
 		}
-		srv := startServerProcessWith(t, data, "mode = \"hosted\"\n")
+		srv := startServerProcessWith(t, data, "mode = \"hosted\"\n[server]\nmcp_tools = [\"all\"]\n")
 		defer srv.cmd.Process.Kill()
 		runInterop(t, dir, nil, "http-refused", conv, srv.base+"/mcp")
 		runInterop(t, dir, []string{"PIXEL_SHA256=" + sum, "CONVFILES_TOKEN=" + strings.TrimSpace(keyOut.String())}, "http", conv, srv.base+"/mcp")

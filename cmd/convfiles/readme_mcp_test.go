@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"convfiles/prompts"
+	"convfiles/routes/mcp"
 )
 
 // TestReadmeMCPConfigs runs the README's MCP client configurations: the
@@ -51,8 +53,8 @@ func TestReadmeMCPConfigs(t *testing.T) {
 			`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
 		}, 2)
 		for _, tool := range prompts.ToolNames() {
-			if !strings.Contains(out, `"name":"`+tool+`"`) {
-				t.Errorf("convfiles %v does not list tool %s", s.Args, tool)
+			if listed, core := strings.Contains(out, `"name":"`+tool+`"`), slices.Contains(mcp.CoreToolNames(), tool); listed != core {
+				t.Errorf("convfiles %v lists tool %s: %v; it is in the default (core) profile: %v", s.Args, tool, listed, core)
 			}
 		}
 	}
@@ -106,7 +108,7 @@ func mcpSession(t *testing.T, c *cli, args, requests []string, last int) string 
 // server, and lists the tools.
 func checkMCPURL(t *testing.T, c *cli, url string) {
 	t.Helper()
-	addr, stop := startServe(t, c.dataDir)
+	addr, stop := startServe(t, c.dataDir, func(cfg *Config) { cfg.Server.MCPTools = nil }) // as configured by default
 	defer stop()
 	url = strings.Replace(url, "127.0.0.1:8080", addr, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -126,8 +128,8 @@ func checkMCPURL(t *testing.T, c *cli, url string) {
 		listed[tool.Name] = true
 	}
 	for _, tool := range prompts.ToolNames() {
-		if !listed[tool] {
-			t.Errorf("%s does not list tool %s", url, tool)
+		if core := slices.Contains(mcp.CoreToolNames(), tool); listed[tool] != core {
+			t.Errorf("%s lists tool %s: %v; it is in the default (core) profile: %v", url, tool, listed[tool], core)
 		}
 	}
 }

@@ -33,3 +33,26 @@ func explicitAny(s *jsonschema.Schema) {
 	fix(&s.Items)
 	fix(&s.AdditionalProperties)
 }
+
+// outputSchema readies a tool's output schema: explicit "any" values,
+// and no "additionalProperties": false, which an answer never needs to
+// be checked for (convfiles writes it) and which cost every object of
+// every schema 28 bytes of the tool list.
+func outputSchema(s *jsonschema.Schema) {
+	explicitAny(s)
+	dropClosed(s)
+}
+
+func dropClosed(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if a := s.AdditionalProperties; a != nil && a.Not != nil && reflect.DeepEqual(*a.Not, jsonschema.Schema{}) {
+		s.AdditionalProperties = nil
+	}
+	for _, p := range s.Properties {
+		dropClosed(p)
+	}
+	dropClosed(s.Items)
+	dropClosed(s.AdditionalProperties)
+}

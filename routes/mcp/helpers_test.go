@@ -55,6 +55,9 @@ func newEnvWith(t testing.TB, dir string, cfg mcp.Config, proto string) *env {
 	runner := runtime.New(runtime.Config{Link: link})
 	t.Cleanup(runner.Wait)
 	cfg.Runner, cfg.Link, cfg.Version = runner, link, "test"
+	if cfg.Tools == nil {
+		cfg.Tools = []string{mcp.AllTools}
+	}
 	var err error
 	e.server, err = mcp.New(cfg)
 	if err != nil {

@@ -43,7 +43,7 @@ func argsType(op ops.Op) reflect.Type {
 func (s *Server) addOpTools() []error {
 	var errs []error
 	for _, op := range ops.All() {
-		if op.Tool != "" {
+		if op.Tool != "" && s.offers(op.Tool) {
 			errs = append(errs, s.addOpTool(op))
 		}
 	}
@@ -76,7 +76,7 @@ func (s *Server) addOpTool(op ops.Op) error {
 		if op.Wrap != "" {
 			out = &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{op.Wrap: out}, Required: []string{op.Wrap}}
 		}
-		explicitAny(out)
+		outputSchema(out)
 		tool.OutputSchema = out
 	}
 	args := argsType(op)

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -73,7 +74,7 @@ func addTool[In scoped](s *Server, name string, h hints, outSchema *jsonschema.S
 		return err
 	}
 	if outSchema != nil {
-		explicitAny(outSchema)
+		outputSchema(outSchema)
 		tool.OutputSchema = outSchema
 	}
 	s.sdk.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -112,7 +113,7 @@ func (s *Server) decodeArgs(name string, raw json.RawMessage, in any) error {
 		return fmt.Errorf("%s: the arguments must be a JSON object. %s", name, s.usage(name))
 	}
 	for k, v := range fields {
-		if _, ok := schema.Properties[k]; !ok {
+		if _, ok := schema.Properties[k]; !ok && (k != "conversation_id" || s.cfg.Conversation == "") {
 			return fmt.Errorf("%s: it takes no parameter %q. %s", name, k, s.usage(name))
 		}
 		if string(v) == "null" {
@@ -215,6 +216,10 @@ func (s *Server) describeSchema(name string, schema *jsonschema.Schema, h hints)
 	if narrow, ok := narrowInputs[name]; ok {
 		narrow(schema)
 	}
+	if s.cfg.Conversation != "" { // bound: the conversation is not the model's to choose
+		delete(schema.Properties, "conversation_id")
+		schema.PropertyOrder = slices.DeleteFunc(schema.PropertyOrder, func(p string) bool { return p == "conversation_id" })
+	}
 	explicitAny(schema)
 	s.schemas[name] = schema
 	destructive := h.destructive
@@ -277,12 +282,15 @@ func (s *Server) resolveConversation(asked string) (string, error) {
 // meta-tools and the files.* helpers of scripts; execute_script is seed
 // 001's script tool.
 func (s *Server) registerTools() error {
-	steps := []error{
-		addFileTool(s, "file_download", hints{openWorld: true}, s.fileDownload),
-		s.addMediaTool(),
+	var steps []error
+	if s.offers("file_download") {
+		steps = append(steps, addFileTool(s, "file_download", hints{openWorld: true}, s.fileDownload))
+	}
+	if s.offers("file_read_media") {
+		steps = append(steps, s.addMediaTool())
 	}
 	steps = append(steps, s.addOpTools()...)
-	if s.cfg.Runner != nil {
+	if s.cfg.Runner != nil && s.offers("execute_script") {
 		steps = append(steps, s.addScriptTool())
 	}
 	for _, err := range steps {

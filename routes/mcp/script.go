@@ -92,8 +92,7 @@ func (s *Server) addScriptTool() error {
 	if err != nil {
 		return err
 	}
-	out.Properties["result"] = &jsonschema.Schema{Types: []string{"null", "boolean", "number", "string", "array", "object"},
-		Description: "the script's return value or last expression, as JSON"}
+	out.Properties["result"] = &jsonschema.Schema{Types: []string{"null", "boolean", "number", "string", "array", "object"}}
 	return addTool(s, name, hints{destructive: true}, out, s.executeScript)
 }
 

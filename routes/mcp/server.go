@@ -53,6 +53,8 @@ type Config struct {
 	// any replica can answer any request, at the cost of notifications
 	// (resource updates), which need a session to reach.
 	Stateless bool
+	// Tools are the tool groups offered (ToolGroups); none is CoreTools.
+	Tools []string
 	// Version is reported to clients in the initialize handshake.
 	Version string
 	Logger  *slog.Logger
@@ -67,6 +69,8 @@ type Server struct {
 	res *resources
 	// schemas are the input schemas of the tools, by name.
 	schemas map[string]*jsonschema.Schema
+	// groups are the tool groups offered.
+	groups []string
 	stop    context.CancelFunc
 	done    sync.WaitGroup
 }
@@ -94,7 +98,11 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, schemas: map[string]*jsonschema.Schema{}}
+	groups, err := ParseToolGroups(cfg.Tools)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, schemas: map[string]*jsonschema.Schema{}, groups: groups}
 	s.res = newResources(s)
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "convfiles", Title: "convfiles", Version: cfg.Version}, &sdk.ServerOptions{
 		Instructions:       instructions(cfg.Conversation),
@@ -166,7 +174,7 @@ func (s *Server) Close() error {
 }
 
 func instructions(conv string) string {
-	msg := "convfiles keeps the files of LLM conversations. Use the file_* tools to list, read, edit and create files, and execute_script to run JavaScript, TypeScript or Lua that works on them. Get the prompt \"convfiles\" to learn the script helpers and see the files."
+	msg := "convfiles keeps the files of LLM conversations. Use the file_* and folder_* tools to list, read, search, edit (file_edit replaces exact text) and organise files, and execute_script to run JavaScript, TypeScript or Lua on them. The prompt \"convfiles\" teaches every script helper."
 	if conv != "" {
 		msg += " This server serves conversation " + conv + "; tools use it when conversation_id is omitted."
 	} else {
