@@ -16,6 +16,7 @@ import (
 func cmdMCP(e *env, args []string) error {
 	f := newFlags(e, "mcp", "")
 	conv := f.String("conversation", "", "serve this conversation only; tools then use it when they name none")
+	public := f.String("public-url", "", "base URL of file links (default: config server.public_url, else the convfiles serve running on the same data)")
 	tools := f.String("tools", "", "tool groups to offer, comma-separated: "+strings.Join(mcp.ToolGroups, ", ")+" (default core)")
 	cfg, err := f.parse(args)
 	if err != nil {
@@ -40,6 +41,7 @@ func cmdMCP(e *env, args []string) error {
 	// default GOGC the collector runs every few dozen calls and becomes
 	// the largest cost of a small read. Collecting at 400% growth gives
 	// 37% more reads a second (BENCHMARKS.md). An operator's GOGC wins (tuneGC).
+	resolveLinks(e, &cfg, *public)
 	tuneGC(cfg, 400)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()

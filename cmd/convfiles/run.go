@@ -21,6 +21,7 @@ func cmdRun(e *env, args []string) error {
 	f.StringVar(dir, "io-dir", "", "the same as --dir (toolscript's name)")
 	f.StringVar(dir, "output-dir", "", "the same as --dir (code-mcp's name)")
 	timeout := f.Duration("timeout", 0, "stop the script after this long (default 5s, config runtime.timeout)")
+	public := f.String("public-url", "", "base URL of file links (default: config server.public_url, else the convfiles serve running on the same data)")
 	language := f.String("language", "", "typescript (ts), javascript (js) or lua (luau); default from the file name (.ts, .lua, .luau), JavaScript for stdin")
 	cfg, err := f.parse(args)
 	if err != nil {
@@ -61,6 +62,9 @@ func cmdRun(e *env, args []string) error {
 	}
 	if space != nil {
 		defer space.Close()
+	}
+	if *conv != "" { // a standalone folder's files have no links
+		resolveLinks(e, &cfg, *public)
 	}
 	scripts, err := newScripting(cfg, e, false)
 	if err != nil {

@@ -155,6 +155,11 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 	e.logger.Info("convfiles serving", "version", buildVersion(), "addr", ln.Addr().String(), "links", cfg.publicURL(), "data", cfg.DataDir,
 		"mode", cfg.Mode, "signed_links", cfg.signsLinks(), "script_files", cfg.scriptFiles(), "workspace", cfg.workspaceDir(),
 		"index", cfg.indexName(), "blobs", cfg.blobsName())
+	if remove, err := writeServerRecord(cfg.DataDir, cfg.publicURL()); err != nil {
+		e.logger.Warn("cannot say where this server serves; convfiles run and mcp will not find it", "err", err)
+	} else {
+		defer remove()
+	}
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}
