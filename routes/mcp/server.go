@@ -71,8 +71,8 @@ type Server struct {
 	schemas map[string]*jsonschema.Schema
 	// groups are the tool groups offered.
 	groups []string
-	stop    context.CancelFunc
-	done    sync.WaitGroup
+	stop   context.CancelFunc
+	done   sync.WaitGroup
 }
 
 // New builds the Server and starts following the store's events, which
