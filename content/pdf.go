@@ -112,7 +112,7 @@ func extractPDF(data []byte) (pages int, text, errMsg string) {
 	return t.PageCount, b.String(), errMsg
 }
 
-// pageText reads one page's text, row by row; the reader panics on some
+// pageText reads one page's text in reading order; the reader panics on some
 // damaged pages, which become an error for that page alone.
 func pageText(r *pdf.Reader, n int, budget *decodedBudget) (s string, err error) {
 	defer func() {
@@ -127,28 +127,9 @@ func pageText(r *pdf.Reader, n int, budget *decodedBudget) (s string, err error)
 	if err := budget.charge(p); err != nil {
 		return "", err
 	}
-	rows, err := p.GetTextByRow()
+	glyphs, err := pageGlyphs(p)
 	if err != nil {
 		return "", fmt.Errorf("page %d: %v", n, err)
 	}
-	var b strings.Builder
-	for _, row := range rows {
-		for i, w := range row.Content {
-			if i > 0 && needsSpace(row.Content[i-1], w) {
-				b.WriteByte(' ')
-			}
-			b.WriteString(w.S)
-		}
-		b.WriteByte('\n')
-	}
-	return strings.TrimRight(b.String(), "\n"), nil
-}
-
-// needsSpace tells whether two runs of text on a row stand apart: a gap
-// wider than a fifth of the font size between them.
-func needsSpace(a, b pdf.Text) bool {
-	if strings.HasSuffix(a.S, " ") || strings.HasPrefix(b.S, " ") {
-		return false
-	}
-	return b.X-(a.X+a.W) > a.FontSize*0.2
+	return readingOrder(glyphs), nil
 }

@@ -1,0 +1,115 @@
+package content
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// The layout thresholds, as fractions of the font size, are poppler's
+// (TextOutputDev.cc), so that text comes out in the order pdftotext gives.
+const (
+	minWordBreakSpace  = 0.1  // a gap this wide starts a new word
+	minDupBreakOverlap = 0.2  // so does stepping back this far
+	maxIntraLineDelta  = 0.5  // baselines this close are one line
+	maxLineSpacing     = 1.5  // a line this far below joins a block
+	maxWordSizeDelta   = 0.05 // font sizes this close make one word
+	minColSpacing1     = 0.3  // a word this close beside a block joins it
+	minColSpacing2     = 1.0  // a few words this close beside a block join it
+	poolStep           = 4.0  // points of baseline in one pool
+	ascent, descent    = 0.95, 0.35
+)
+
+// word is a run of glyphs without a gap; base is its baseline, with y
+// growing downwards.
+type word struct {
+	x0, x1, base, size float64
+	text               strings.Builder
+	used               bool
+}
+
+// readingOrder lays glyphs out as text: words, blocks of words, and
+// blocks in reading order (Breuel's rules, as poppler applies them);
+// each block's lines end with "\n" and its words are parted by a space.
+func readingOrder(glyphs []glyph) string {
+	var b strings.Builder
+	for _, blk := range sortBlocks(buildBlocks(buildWords(glyphs))) {
+		for _, line := range blk.lineTexts() {
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// buildWords joins glyphs, in the order they were drawn, into words.
+func buildWords(glyphs []glyph) []*word {
+	var words []*word
+	var cur *word
+	for _, g := range glyphs {
+		text := strings.TrimFunc(g.s, unicode.IsSpace)
+		if text == "" || g.size <= 0 {
+			cur = nil // a space, or nothing to show, ends a word
+			continue
+		}
+		base := -g.y
+		if cur != nil {
+			gap := g.x - cur.x1
+			if math.Abs(base-cur.base) > maxIntraLineDelta*cur.size || gap > minWordBreakSpace*cur.size ||
+				gap < -minDupBreakOverlap*cur.size || math.Abs(g.size-cur.size) > maxWordSizeDelta*cur.size {
+				cur = nil
+			}
+		}
+		if cur == nil {
+			cur = &word{x0: g.x, x1: g.x, base: base, size: g.size}
+			words = append(words, cur)
+		}
+		cur.text.WriteString(text)
+		cur.x1 = math.Max(cur.x1, g.x+g.w)
+	}
+	return words
+}
+
+// textBlock is words read together; its bounds have y downwards.
+type textBlock struct {
+	words          []*word
+	x0, x1, y0, y1 float64
+	// ex0, ex1, ey0 and ey1 are the bounds reading order compares: a
+	// table's, or the block's stretched toward its neighbours in x.
+	ex0, ex1, ey0, ey1 float64
+	table              int // the table the block is a cell of, or -1
+}
+
+func (b *textBlock) add(w *word) {
+	w.used = true
+	top, bottom := w.base-ascent*w.size, w.base+descent*w.size
+	if len(b.words) == 0 {
+		b.x0, b.x1, b.y0, b.y1 = w.x0, w.x1, top, bottom
+	}
+	b.words = append(b.words, w)
+	b.x0, b.x1 = math.Min(b.x0, w.x0), math.Max(b.x1, w.x1)
+	b.y0, b.y1 = math.Min(b.y0, top), math.Max(b.y1, bottom)
+}
+
+// lineTexts are the block's words by baseline, each line left to right.
+func (b *textBlock) lineTexts() []string {
+	words := append([]*word(nil), b.words...)
+	sort.SliceStable(words, func(i, j int) bool { return words[i].base < words[j].base })
+	var out []string
+	for i := 0; i < len(words); {
+		j := i + 1
+		for j < len(words) && words[j].base-words[i].base <= maxIntraLineDelta*words[i].size {
+			j++
+		}
+		line := words[i:j]
+		sort.SliceStable(line, func(a, c int) bool { return line[a].x0 < line[c].x0 })
+		parts := make([]string, len(line))
+		for k, w := range line {
+			parts[k] = w.text.String()
+		}
+		out = append(out, strings.Join(parts, " "))
+		i = j
+	}
+	return out
+}
