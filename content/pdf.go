@@ -127,7 +127,10 @@ func pageText(r *pdf.Reader, n int, budget *decodedBudget) (s string, err error)
 	if err := budget.charge(p); err != nil {
 		return "", err
 	}
-	glyphs, err := pageGlyphs(p)
+	glyphs, err := pageGlyphs(p, budget)
+	if _, refused := err.(*Refusal); refused {
+		return "", err
+	}
 	if err != nil {
 		return "", fmt.Errorf("page %d: %v", n, err)
 	}

@@ -60,8 +60,8 @@ func matrixOf(v pdf.Value, def matrix) matrix {
 // content, the form XObjects it paints (stamps such as files.pdf.addText
 // adds), and the appearances of its visible annotations (filled form
 // fields).
-func pageGlyphs(p pdf.Page) ([]glyph, error) {
-	g := &glyphReader{}
+func pageGlyphs(p pdf.Page, budget *decodedBudget) ([]glyph, error) {
+	g := &glyphReader{budget: budget}
 	res := p.Resources()
 	if c := p.V.Key("Contents"); !c.IsNull() {
 		if err := g.run(c, res, identity, 0); err != nil {
@@ -105,6 +105,9 @@ func (g *glyphReader) annotation(a pdf.Value) error {
 		sy = (r3 - r1) / (y1 - y0)
 	}
 	fit := matrix{sx, 0, 0, sy, r0 - x0*sx, r1 - y0*sy}
+	if err := g.budget.chargeStream(ap); err != nil {
+		return err
+	}
 	return g.run(ap, ap.Key("Resources"), form.mul(fit), 1)
 }
 

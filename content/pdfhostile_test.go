@@ -5,9 +5,11 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"convfiles/content"
 	"convfiles/internal/hostile"
+	"convfiles/internal/samples"
 )
 
 // TestHostilePDFsAreRefusedBeforeTheWork: a page tree that is a cycle
@@ -23,6 +25,8 @@ func TestHostilePDFsAreRefusedBeforeTheWork(t *testing.T) {
 	}{
 		{"a cyclic page tree", hostile.CyclicPDF(), content.ErrDamaged, "page tree loops"},
 		{"a 300 MB content stream", hostile.FlateBombPDF(300 << 20), content.ErrTooLarge, "inflate to more than 256 MiB"},
+		{"a 300 MB form XObject and appearance", hostile.FlateBombFormPDF(300<<20, 1), content.ErrTooLarge, "inflate to more than 256 MiB"},
+		{"a 1 MB form painted 1000 times", hostile.FlateBombFormPDF(1<<20, 1000), content.ErrTooLarge, "inflate to more than 256 MiB"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := content.ReadPDFText(context.Background(), c.data, nil, 1000)
@@ -39,4 +43,18 @@ func TestHostilePDFsAreRefusedBeforeTheWork(t *testing.T) {
 	if _, err := content.ReadPDFText(context.Background(), small, nil, 1000); err != nil {
 		t.Fatalf("a page of 1 MiB of spaces: %v", err)
 	}
+}
+
+// FuzzReadPDFText feeds mutated PDFs to the text reader: whatever the
+// bytes, it answers text or a refusal, never a panic or a hang.
+func FuzzReadPDFText(f *testing.F) {
+	for _, name := range []string{"sample.pdf", "form.pdf", "chromium-report.pdf", "libreoffice-schedule.pdf"} {
+		f.Add(samples.Read(f, name))
+	}
+	f.Add(hostile.FlateBombFormPDF(1<<10, 3))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		content.ReadPDFText(ctx, data, nil, 50)
+	})
 }

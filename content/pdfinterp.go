@@ -8,9 +8,10 @@ import (
 
 // glyphReader interprets content streams for their text.
 type glyphReader struct {
-	out []glyph
-	ops int
-	err error
+	out    []glyph
+	ops    int
+	err    error
+	budget *decodedBudget // what streams inflate to, for the whole document
 }
 
 // textState is the part of the graphics state text depends on.
@@ -65,7 +66,10 @@ func (g *glyphReader) run(strm, res pdf.Value, ctm matrix, depth int) error {
 		for i := len(args) - 1; i >= 0; i-- {
 			args[i] = stk.Pop()
 		}
-		if g.ops++; g.ops > maxPageOps || g.err != nil {
+		if g.err != nil {
+			return // the stream is read to its end, doing nothing
+		}
+		if g.ops++; g.ops > maxPageOps {
 			g.err = errPageTooBusy
 			return
 		}
@@ -126,6 +130,10 @@ func (g *glyphReader) run(strm, res pdf.Value, ctm matrix, depth int) error {
 		case op == "Do" && len(args) == 1:
 			x := res.Key("XObject").Key(args[0].Name())
 			if x.Key("Subtype").Name() != "Form" {
+				return
+			}
+			if err := g.budget.chargeStream(x); err != nil {
+				g.err = err
 				return
 			}
 			xres := x.Key("Resources")

@@ -64,15 +64,25 @@ func (b *decodedBudget) charge(p pdf.Page) error {
 		}
 	}
 	for _, s := range streams {
-		if s.Kind() != pdf.Stream {
-			continue
+		if err := b.chargeStream(s); err != nil {
+			return err
 		}
-		rc := s.Reader()
-		n, _ := io.Copy(io.Discard, io.LimitReader(rc, b.left+1))
-		rc.Close()
-		if b.left -= n; b.left < 0 {
-			return Refuse(ErrTooLarge, "the PDF's page contents inflate to more than %s, more than convfiles reads of one document", bytesize.Format(MaxPDFDecoded))
-		}
+	}
+	return nil
+}
+
+// chargeStream inflates one content stream (a page's, a form XObject's
+// or an annotation's appearance) into nothing, counting it against the
+// budget, before the text library reads it whole.
+func (b *decodedBudget) chargeStream(s pdf.Value) error {
+	if s.Kind() != pdf.Stream {
+		return nil
+	}
+	rc := s.Reader()
+	n, _ := io.Copy(io.Discard, io.LimitReader(rc, b.left+1))
+	rc.Close()
+	if b.left -= n; b.left < 0 {
+		return Refuse(ErrTooLarge, "the PDF's page contents inflate to more than %s, more than convfiles reads of one document", bytesize.Format(MaxPDFDecoded))
 	}
 	return nil
 }

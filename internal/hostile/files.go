@@ -43,6 +43,29 @@ func FlateBombPDF(inflated int) []byte {
 	})
 }
 
+// FlateBombFormPDF is a one-page PDF that paints a form XObject times
+// and shows an annotation whose appearance is the same stream: a few
+// hundred kilobytes that inflate to inflated bytes of spaces each time
+// they are read.
+func FlateBombFormPDF(inflated, times int) []byte {
+	var z bytes.Buffer
+	w, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	chunk := bytes.Repeat([]byte(" "), 1<<20)
+	for n := 0; n < inflated; n += len(chunk) {
+		w.Write(chunk[:min(len(chunk), inflated-n)])
+	}
+	w.Close()
+	paint := bytes.Repeat([]byte("/X0 Do\n"), times)
+	return samples.RawPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /XObject << /X0 5 0 R >> >> " +
+			"/Annots [<< /Type /Annot /Subtype /Stamp /Rect [0 0 100 100] /AP << /N 5 0 R >> >>] >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(paint), paint),
+		fmt.Sprintf("<< /Type /XObject /Subtype /Form /BBox [0 0 100 100] /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream", z.Len(), z.Bytes()),
+	})
+}
+
 // BigBlankPNG is a valid grey PNG of w×h pixels, all black: a few
 // hundred kilobytes that decode to w×h bytes or, in colour, four times that.
 func BigBlankPNG(w, h int) []byte {
