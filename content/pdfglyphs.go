@@ -3,6 +3,7 @@ package content
 import (
 	"errors"
 	"math"
+	"strings"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -61,7 +62,7 @@ func matrixOf(v pdf.Value, def matrix) matrix {
 // adds), and the appearances of its visible annotations (filled form
 // fields).
 func pageGlyphs(p pdf.Page, budget *decodedBudget) ([]glyph, error) {
-	g := &glyphReader{budget: budget}
+	g := &glyphReader{budget: budget, out: make([]glyph, 0, 4096)}
 	res := p.Resources()
 	if c := p.V.Key("Contents"); !c.IsNull() {
 		if err := g.run(c, res, identity, 0); err != nil {
@@ -166,7 +167,15 @@ func newFontInfo(v pdf.Value) *fontInfo {
 	}
 	fi.dflt = v.Key("FontDescriptor").Key("MissingWidth").Float64()
 	if ws.Len() == 0 && fi.dflt == 0 {
-		fi.dflt = 500 // a standard font without metrics: half an em keeps a string's letters together
+		// A standard font without metrics: Courier's 600, or Helvetica's
+		// space and a typical letter, which keep a string's letters in
+		// one word and its spaces narrower than a column gap.
+		fi.dflt = 556
+		if strings.HasPrefix(v.Key("BaseFont").Name(), "Courier") {
+			fi.dflt = 600
+		} else {
+			fi.widths[' '] = 278
+		}
 	}
 	if fi.enc == nil {
 		fi.enc = nopDecoder{}

@@ -2,6 +2,7 @@ package content
 
 import (
 	"math"
+	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -35,27 +36,43 @@ func (g *glyphReader) run(strm, res pdf.Value, ctm matrix, depth int) error {
 		if st.font == nil {
 			return
 		}
-		for i := 0; i+st.font.codeBytes <= len(raw); i += st.font.codeBytes {
+		// Within one string only the text matrix's translation moves:
+		// every glyph's origin is m applied to (advance so far, rise).
+		m := tm.mul(st.ctm)
+		size := math.Hypot(m[2], m[3]) * st.size
+		scale := math.Hypot(m[0], m[1])
+		runes := []rune(nil)
+		if cb := st.font.codeBytes; cb == 1 {
+			if d := st.font.enc.Decode(raw); utf8.RuneCountInString(d) == len(raw) {
+				runes = []rune(d) // one character a code: decoded at once
+			}
+		}
+		adv := 0.0
+		for i, n := 0, 0; i+st.font.codeBytes <= len(raw); i, n = i+st.font.codeBytes, n+1 {
 			code := 0
 			for _, b := range []byte(raw[i : i+st.font.codeBytes]) {
 				code = code<<8 | int(b)
 			}
 			w0 := st.font.width(code)
-			trm := matrix{st.size * st.th, 0, 0, st.size, 0, st.rise}.mul(tm).mul(st.ctm)
+			if len(g.out) >= maxPageGlyphs {
+				g.err = errPageTooBusy
+				return
+			}
+			var text string
+			if runes != nil {
+				text = string(runes[n])
+			} else {
+				text = st.font.enc.Decode(raw[i : i+st.font.codeBytes])
+			}
+			x, y := m.apply(adv, st.rise)
+			g.out = append(g.out, glyph{x: x, y: y, w: w0 / 1000 * st.size * st.th * scale, size: size, s: text})
 			tx := w0 / 1000 * st.size
 			if st.font.codeBytes == 1 && code == ' ' {
 				tx += st.tw
 			}
-			tx = (tx + st.tc) * st.th
-			if len(g.out) < maxPageGlyphs {
-				scale := math.Hypot(trm[0], trm[1]) / math.Max(st.size*st.th, 1e-9)
-				g.out = append(g.out, glyph{x: trm[4], y: trm[5], w: w0 / 1000 * st.size * st.th * scale,
-					size: math.Hypot(trm[2], trm[3]), s: st.font.enc.Decode(raw[i : i+st.font.codeBytes])})
-			} else {
-				g.err = errPageTooBusy
-			}
-			tm = matrix{1, 0, 0, 1, tx, 0}.mul(tm)
+			adv += (tx + st.tc) * st.th
 		}
+		tm = matrix{1, 0, 0, 1, adv, 0}.mul(tm)
 	}
 	nextLine := func() {
 		tlm = matrix{1, 0, 0, 1, 0, -st.tl}.mul(tlm)

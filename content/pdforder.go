@@ -25,7 +25,7 @@ const (
 // growing downwards.
 type word struct {
 	x0, x1, base, size float64
-	text               strings.Builder
+	from, to           int // its text in the page's text buffer
 	used               bool
 }
 
@@ -34,8 +34,9 @@ type word struct {
 // each block's lines end with "\n" and its words are parted by a space.
 func readingOrder(glyphs []glyph) string {
 	var b strings.Builder
-	for _, blk := range sortBlocks(buildBlocks(buildWords(glyphs))) {
-		for _, line := range blk.lineTexts() {
+	words, text := buildWords(glyphs)
+	for _, blk := range sortBlocks(buildBlocks(words)) {
+		for _, line := range blk.lineTexts(text) {
 			b.WriteString(line)
 			b.WriteByte('\n')
 		}
@@ -43,32 +44,42 @@ func readingOrder(glyphs []glyph) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// buildWords joins glyphs, in the order they were drawn, into words.
-func buildWords(glyphs []glyph) []*word {
-	var words []*word
-	var cur *word
+// buildWords joins glyphs, in the order they were drawn, into words,
+// whose text it keeps in one buffer.
+func buildWords(glyphs []glyph) ([]*word, []byte) {
+	all := make([]word, 0, len(glyphs)/4+1)
+	text := make([]byte, 0, len(glyphs))
+	open := false // the last word takes more glyphs
 	for _, g := range glyphs {
-		text := strings.TrimFunc(g.s, unicode.IsSpace)
-		if text == "" || g.size <= 0 {
-			cur = nil // a space, or nothing to show, ends a word
+		s := g.s
+		if len(s) != 1 || s[0] <= ' ' {
+			s = strings.TrimFunc(s, unicode.IsSpace)
+		}
+		if s == "" || g.size <= 0 {
+			open = false // a space, or nothing to show, ends a word
 			continue
 		}
 		base := -g.y
-		if cur != nil {
+		if open {
+			cur := &all[len(all)-1]
 			gap := g.x - cur.x1
-			if math.Abs(base-cur.base) > maxIntraLineDelta*cur.size || gap > minWordBreakSpace*cur.size ||
-				gap < -minDupBreakOverlap*cur.size || math.Abs(g.size-cur.size) > maxWordSizeDelta*cur.size {
-				cur = nil
-			}
+			open = math.Abs(base-cur.base) <= maxIntraLineDelta*cur.size && gap <= minWordBreakSpace*cur.size &&
+				gap >= -minDupBreakOverlap*cur.size && math.Abs(g.size-cur.size) <= maxWordSizeDelta*cur.size
 		}
-		if cur == nil {
-			cur = &word{x0: g.x, x1: g.x, base: base, size: g.size}
-			words = append(words, cur)
+		if !open {
+			all = append(all, word{x0: g.x, x1: g.x, base: base, size: g.size, from: len(text), to: len(text)})
+			open = true
 		}
-		cur.text.WriteString(text)
+		cur := &all[len(all)-1]
+		text = append(text, s...)
+		cur.to = len(text)
 		cur.x1 = math.Max(cur.x1, g.x+g.w)
 	}
-	return words
+	words := make([]*word, len(all))
+	for i := range all {
+		words[i] = &all[i]
+	}
+	return words, text
 }
 
 // textBlock is words read together; its bounds have y downwards.
@@ -93,7 +104,7 @@ func (b *textBlock) add(w *word) {
 }
 
 // lineTexts are the block's words by baseline, each line left to right.
-func (b *textBlock) lineTexts() []string {
+func (b *textBlock) lineTexts(text []byte) []string {
 	words := append([]*word(nil), b.words...)
 	sort.SliceStable(words, func(i, j int) bool { return words[i].base < words[j].base })
 	var out []string
@@ -106,7 +117,7 @@ func (b *textBlock) lineTexts() []string {
 		sort.SliceStable(line, func(a, c int) bool { return line[a].x0 < line[c].x0 })
 		parts := make([]string, len(line))
 		for k, w := range line {
-			parts[k] = w.text.String()
+			parts[k] = string(text[w.from:w.to])
 		}
 		out = append(out, strings.Join(parts, " "))
 		i = j

@@ -42,11 +42,22 @@ func (p *pool) first(i int) *word {
 // lo to hi; f returns true to stop scanning that bucket.
 func (p *pool) each(lo, hi float64, f func(w *word) (stop bool)) {
 	for i := bucketOf(lo); i <= bucketOf(hi); i++ {
-		for _, w := range p.buckets[i] {
+		b := p.buckets[i]
+		if len(b) == 0 {
+			continue
+		}
+		for _, w := range b {
 			if !w.used && f(w) {
 				break
 			}
 		}
+		kept := b[:0] // words taken into blocks are dropped from the pool
+		for _, w := range b {
+			if !w.used {
+				kept = append(kept, w)
+			}
+		}
+		p.buckets[i] = kept
 	}
 }
 
