@@ -90,14 +90,14 @@ func TestReadmeExamples(t *testing.T) {
 		}
 	}
 	folders := strings.NewReplacer("quickstart.js", quickstart,
-		"./toolscript-files", filepath.Join(dir, "toolscript-files"), "./code-mcp-output", filepath.Join(dir, "code-mcp-output"))
+		"./script-files", filepath.Join(dir, "script-files"), "./output", filepath.Join(dir, "output"))
 	for _, line := range shLines {
 		args := shellWords(folders.Replace(line))[1:]
 		if code, out, errs := c.run("", args...); code != 0 {
 			t.Errorf("%s: exit %d: %s %s", line, code, out, errs)
 		}
 	}
-	for _, folder := range []string{"toolscript-files", "code-mcp-output"} {
+	for _, folder := range []string{"script-files", "output"} {
 		if _, err := os.Stat(filepath.Join(dir, folder, "chart.png")); err != nil {
 			t.Errorf("the README's run into ./%s wrote nothing there: %v", folder, err)
 		}
