@@ -2,6 +2,7 @@ package files
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -67,6 +68,8 @@ const (
 	SortName     SortKey = "name"
 	SortSize     SortKey = "size"
 	SortModified SortKey = "modified"
+	// SortDeleted orders deleted files by when they were deleted.
+	SortDeleted SortKey = "deleted"
 )
 
 // OrderBy is the ORDER BY clause of a listing sorted by k in an SQL
@@ -82,6 +85,8 @@ func (k SortKey) OrderBy(desc bool) string {
 		return "size" + dir + ", name" + dir
 	case SortModified:
 		return "modified_on" + dir + ", name" + dir
+	case SortDeleted:
+		return "deleted_on" + dir + ", name" + dir
 	}
 	return "name" + dir
 }
@@ -92,10 +97,31 @@ type ListQuery struct {
 	// Prefix keeps only the names that begin with it ("dir/" for what a
 	// folder holds, at any depth).
 	Prefix string
-	Sort   SortKey
-	Desc   bool
-	Limit  int // 0 means no limit
-	Offset int
+	// Direct keeps only the names directly in Prefix's folder (the top
+	// when Prefix is ""), not in its subfolders.
+	Direct bool
+	// Deleted lists deleted files whose versions are kept instead of live
+	// ones, the most recently deleted first unless Sort says otherwise.
+	Deleted bool
+	Sort    SortKey
+	Desc    bool
+	Limit   int // 0 means no limit
+	Offset  int
+}
+
+// Normalized is q with its defaults filled in: deleted files sort by
+// when they were deleted, newest first, unless q says otherwise.
+func (q ListQuery) Normalized() ListQuery {
+	if q.Deleted && q.Sort == "" {
+		q.Sort, q.Desc = SortDeleted, true
+	}
+	return q
+}
+
+// InFolder reports whether name is one q's Prefix and Direct keep.
+func (q ListQuery) InFolder(name string) bool {
+	rest, ok := strings.CutPrefix(name, q.Prefix)
+	return ok && (!q.Direct || !strings.Contains(rest, "/"))
 }
 
 // Change is one change to one conversation's files, recorded by

@@ -121,13 +121,16 @@ func (sp *Space) Find(q ListQuery) ([]Record, int, error) {
 	if sp.indexed() {
 		return sp.opts.Index.List(context.Background(), sp.id, q)
 	}
+	if q.Deleted { // a folder without an index keeps no deleted files
+		return []Record{}, 0, nil
+	}
 	all, err := sp.List()
 	if err != nil {
 		return nil, 0, err
 	}
 	var out []Record
 	for _, fi := range all {
-		if MatchGlob(q.Pattern, fi.Name) && strings.HasPrefix(fi.Name, q.Prefix) {
+		if MatchGlob(q.Pattern, fi.Name) && q.InFolder(fi.Name) {
 			out = append(out, Record{Conversation: sp.id, Name: fi.Name, Size: fi.Size, Modified: fi.ModTime, Version: 1})
 		}
 	}
@@ -151,6 +154,10 @@ func SortRecords(recs []Record, key SortKey, desc bool) {
 		case SortModified:
 			if !a.Modified.Equal(b.Modified) {
 				return a.Modified.Before(b.Modified)
+			}
+		case SortDeleted:
+			if a.Deleted != nil && b.Deleted != nil && !a.Deleted.Equal(*b.Deleted) {
+				return a.Deleted.Before(*b.Deleted)
 			}
 		}
 		return a.Name < b.Name

@@ -41,8 +41,10 @@ const (
 // ListIn asks for one page of a conversation's files.
 type ListIn struct {
 	Pattern string `json:"pattern,omitempty"`
-	Limit   int    `json:"limit,omitempty"`
-	Offset  int    `json:"offset,omitempty"`
+	// Folder keeps only the files directly in a folder ("." for the top).
+	Folder string `json:"folder,omitempty"`
+	Limit  int    `json:"limit,omitempty"`
+	Offset int    `json:"offset,omitempty"`
 }
 
 // ListOut is one page of files, sorted by name, and where the next starts.
@@ -61,12 +63,20 @@ func List(ctx context.Context, env Env, in ListIn) (ListOut, error) {
 	if in.Limit < 1 || in.Limit > MaxPage || in.Offset < 0 {
 		return ListOut{}, files.E("list", files.KindInvalid, "", "limit is 1 to 1000 files a page and offset at least 0", nil)
 	}
+	var err error
 	if in.Pattern != "" {
-		if err := files.ValidateGlob(in.Pattern); err != nil {
+		if err = files.ValidateGlob(in.Pattern); err != nil {
 			return ListOut{}, err
 		}
 	}
-	recs, total, err := env.Space.Find(files.ListQuery{Pattern: in.Pattern, Limit: in.Limit, Offset: in.Offset})
+	q := files.ListQuery{Pattern: in.Pattern, Limit: in.Limit, Offset: in.Offset}
+	if in.Folder != "" {
+		if q.Prefix, err = FolderPrefix(in.Folder); err != nil {
+			return ListOut{}, err
+		}
+		q.Direct = true
+	}
+	recs, total, err := env.Space.Find(q)
 	if err != nil {
 		return ListOut{}, err
 	}
@@ -78,6 +88,19 @@ func List(ctx context.Context, env Env, in ListIn) (ListOut, error) {
 		out.NextOffset = next
 	}
 	return out, nil
+}
+
+// FolderPrefix is the listing prefix of a folder: "" for the top ("."
+// or "/"), else the validated name and a slash.
+func FolderPrefix(folder string) (string, error) {
+	if folder == "." || folder == "/" {
+		return "", nil
+	}
+	p, err := folderPath(folder)
+	if err != nil {
+		return "", err
+	}
+	return p + "/", nil
 }
 
 // IDIn names one file by its ID or its name.

@@ -156,11 +156,30 @@ func (s *Server) filesJSON(recs []files.Record) []fileJSON {
 func listQuery(r *http.Request) (files.ListQuery, error) {
 	v := r.URL.Query()
 	q := files.ListQuery{Pattern: v.Get("pattern"), Limit: defaultPageSize}
+	if folder := v.Get("folder"); folder != "" {
+		prefix, err := ops.FolderPrefix(folder)
+		if err != nil {
+			return q, err
+		}
+		q.Prefix, q.Direct = prefix, true
+	}
+	switch d := v.Get("deleted"); d {
+	case "", "0", "false":
+	case "1", "true":
+		q.Deleted = true
+	default:
+		return q, files.E("list", files.KindInvalid, d, "deleted is true or false", nil)
+	}
 	switch key := files.SortKey(v.Get("sort")); key {
 	case "", files.SortName, files.SortSize, files.SortModified:
 		q.Sort = key
+	case files.SortDeleted:
+		if !q.Deleted {
+			return q, files.E("list", files.KindInvalid, string(key), "sort by deleted lists deleted files: add deleted=true", nil)
+		}
+		q.Sort = key
 	default:
-		return q, files.E("list", files.KindInvalid, string(key), "sort by name, size or modified", nil)
+		return q, files.E("list", files.KindInvalid, string(key), "sort by name, size, modified or (deleted files) deleted", nil)
 	}
 	switch o := v.Get("order"); o {
 	case "", "asc":

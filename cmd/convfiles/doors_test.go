@@ -20,7 +20,7 @@ import (
 // the case names (the first parameter). An operation the table gains
 // needs a sample here, or TestEveryDoorHasEveryOperation fails.
 var opSamples = map[string]map[string]any{
-	"list": {}, "info": {}, "read_text": {}, "line_count": {}, "delete": {}, "versions": {},
+	"list": {}, "list_deleted": {}, "info": {}, "read_text": {}, "line_count": {}, "delete": {}, "versions": {},
 	"search_text": {"pattern": "x"}, "search": {"name": "x"}, "exists": {}, "tree": {}, "make_folder": {}, "move_folder": {"new_path": "moved-folder"}, "delete_folder": {}, "edit": {"edits": []any{map[string]any{"old": "doc", "new": "DOC"}}}, "read_bytes": {"offset": 0, "length": 1},
 	"write_text": {"content": "x\n"}, "append_bytes": {"data": "eA=="}, "write_bytes": {"offset": 0, "data": "eA=="},
 	"replace_lines": {"start_line": 1, "end_line": 1, "content": "x"}, "insert_lines": {"after_line": 0, "content": "x"},
@@ -250,6 +250,10 @@ func TestEveryDoorHasEveryOperation(t *testing.T) {
 		case op.Name == "search": // its first parameter is a pattern; a name is not found, not an error
 			d.same(op, map[string]any{"name": "*.txt", "path": "../escape"}, "invalid")
 			d.same(op, map[string]any{"pattern": "x", "path": "missing"}, "ok")
+			continue
+		case op.Name == "list_deleted": // it names no file: a bad page is its bad input
+			d.same(op, map[string]any{"limit": 1000}, "invalid")
+			d.same(op, map[string]any{"limit": 10}, "ok")
 			continue
 		case op.Name == "exists": // a missing name is an answer, not an error
 			want = "ok"

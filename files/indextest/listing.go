@@ -40,6 +40,39 @@ func runListing(t *testing.T, mk Maker) {
 		}
 	})
 
+	t.Run("a folder's own files, and deleted files newest first", func(t *testing.T) {
+		ix := mk(t)
+		for i, n := range []string{"top.txt", "dir/a.txt", "dir/b.txt", "dir/sub/c.txt", "dirt.txt"} {
+			write(t, ix, "c1", n, int64(i+1), 1)
+		}
+		recs, total, err := ix.List(ctx, "c1", files.ListQuery{Prefix: "dir/", Direct: true, Sort: files.SortName})
+		if err != nil || total != 2 || !slices.Equal(names(recs), []string{"dir/a.txt", "dir/b.txt"}) {
+			t.Fatalf("directly in dir/: %v of %d, %v", names(recs), total, err)
+		}
+		recs, _, _ = ix.List(ctx, "c1", files.ListQuery{Direct: true, Pattern: "*.txt", Sort: files.SortName})
+		if !slices.Equal(names(recs), []string{"dirt.txt", "top.txt"}) {
+			t.Fatalf("directly at the top, *.txt: %v", names(recs))
+		}
+		for _, n := range []string{"dir/a.txt", "top.txt"} {
+			write(t, ix, "c1", n, 9, 1) // a kept version keeps the row after its deletion
+			gone, _ := ix.Lookup(ctx, "c1", n)
+			if err := ix.Update(ctx, func(tx files.Tx) error {
+				_, err := tx.Apply(files.Change{Type: files.FileDeleted, Record: gone})
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(2 * time.Millisecond) // distinct deletion times
+		}
+		recs, total, err = ix.List(ctx, "c1", files.ListQuery{Deleted: true})
+		if err != nil || total != 2 || !slices.Equal(names(recs), []string{"top.txt", "dir/a.txt"}) || recs[0].Deleted == nil {
+			t.Fatalf("deleted, newest first: %v of %d, %v", names(recs), total, err)
+		}
+		if recs, total, _ = ix.List(ctx, "c1", files.ListQuery{}); total != 3 || slices.Contains(names(recs), "top.txt") {
+			t.Fatalf("live files: %v of %d", names(recs), total)
+		}
+	})
+
 	t.Run("conversations are summarized and removed whole", func(t *testing.T) {
 		ix := mk(t)
 		write(t, ix, "c1", "a.txt", 3, 1)

@@ -46,11 +46,19 @@ func writeLiteral(b *strings.Builder, c byte) {
 // read in full.
 func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuery) ([]files.Record, int, error) {
 	const op = "list"
+	q = q.Normalized()
 	where := `conversation = $1 AND deleted_on IS NULL`
+	if q.Deleted {
+		where = `conversation = $1 AND deleted_on IS NOT NULL`
+	}
 	args := []any{conversation}
 	if q.Prefix != "" {
 		args = append(args, q.Prefix)
 		where += ` AND starts_with(name, $` + strconv.Itoa(len(args)) + `)`
+	}
+	if q.Direct {
+		args = append(args, len(q.Prefix)+1)
+		where += ` AND strpos(substr(name, $` + strconv.Itoa(len(args)) + `), '/') = 0`
 	}
 	if q.Pattern != "" {
 		args = append(args, likePattern(files.CoarseGlob(q.Pattern)))

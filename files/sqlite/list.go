@@ -10,11 +10,19 @@ import (
 // decided exactly on names alone; only the page's rows are read in full.
 func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuery) ([]files.Record, int, error) {
 	const op = "list"
+	q = q.Normalized()
 	where := `conversation = ? AND deleted_on IS NULL`
+	if q.Deleted {
+		where = `conversation = ? AND deleted_on IS NOT NULL`
+	}
 	args := []any{conversation}
 	if q.Prefix != "" {
 		where += ` AND substr(name, 1, length(?)) = ?`
 		args = append(args, q.Prefix, q.Prefix)
+	}
+	if q.Direct {
+		where += ` AND instr(substr(name, ?), '/') = 0`
+		args = append(args, len(q.Prefix)+1)
 	}
 	if q.Pattern != "" {
 		where += ` AND name GLOB ?`
