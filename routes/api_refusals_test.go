@@ -21,7 +21,7 @@ func TestAPIRefusesBadRequests(t *testing.T) {
 		want               int
 		says               string
 	}{
-		{"GET", "/api/conversations/c1/files?sort=colour", "", 400, "sort by name, size or modified"},
+		{"GET", "/api/conversations/c1/files?sort=colour", "", 400, "sort by name, size, modified"},
 		{"GET", "/api/conversations/c1/files?order=sideways", "", 400, "asc or desc"},
 		{"GET", "/api/conversations/c1/files?offset=-1", "", 400, "offset"},
 		{"GET", "/api/conversations/c1/files?limit=1001", "", 400, "limit"},
