@@ -10,10 +10,12 @@ import (
 // of its versions.
 const MaxDeletedPage = 100
 
-// DeletedIn asks for a page of the conversation's deleted files.
+// DeletedIn asks for a page of the conversation's deleted files, all of
+// them or those whose names match Pattern (a glob, as file_list takes).
 type DeletedIn struct {
-	Limit  int `json:"limit,omitempty"`
-	Offset int `json:"offset,omitempty"`
+	Pattern string `json:"pattern,omitempty"`
+	Limit   int    `json:"limit,omitempty"`
+	Offset  int    `json:"offset,omitempty"`
 }
 
 // DeletedEntry is a deleted file whose content is kept: restore its
@@ -44,7 +46,10 @@ func ListDeleted(ctx context.Context, env Env, in DeletedIn) (DeletedOut, error)
 	if in.Limit < 1 || in.Limit > MaxDeletedPage || in.Offset < 0 {
 		return DeletedOut{}, files.E("list_deleted", files.KindInvalid, "", "limit is 1 to 100 files a page and offset at least 0", nil)
 	}
-	recs, total, err := env.Space.Find(files.ListQuery{Deleted: true, Limit: in.Limit, Offset: in.Offset})
+	if err := files.ValidateGlob(in.Pattern); err != nil {
+		return DeletedOut{}, err
+	}
+	recs, total, err := env.Space.Find(files.ListQuery{Deleted: true, Pattern: in.Pattern, Limit: in.Limit, Offset: in.Offset})
 	if err != nil {
 		return DeletedOut{}, err
 	}

@@ -31,7 +31,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*http.Req
 	if s.auth == nil {
 		return r.WithContext(auth.NewContext(r.Context(), auth.Local)), true
 	}
-	if openPaths[r.URL.Path] || pagePaths[r.URL.Path] || r.URL.Path == sessionPath && r.Method == http.MethodPost {
+	if openPaths[r.URL.Path] || isPageAsset(r.URL.Path) || r.URL.Path == sessionPath && r.Method == http.MethodPost {
 		return r, true
 	}
 	cred, fromCookie := sessionCredential(r)

@@ -11,7 +11,7 @@ import (
 	"github.com/gorilla/mux"
 )
 
-//go:embed web/index.html web/app.js web/preview.js web/app.css
+//go:embed web/index.html web/app.js web/browser.js web/actions.js web/markdown.js web/preview.js web/app.css
 var webFiles embed.FS
 
 // pageCSP lets the page load only its own script, style, images and
@@ -36,14 +36,27 @@ func loadAsset(name, ctype string) asset {
 	return asset{body: b, ctype: ctype, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
 }
 
-// registerPage serves the web page at / and its script and style.
+// pageAssets are the web page's files by path: served without a
+// credential, so that a browser can show the sign-in form.
+var pageAssets = map[string]asset{
+	"/":            loadAsset("index.html", "text/html; charset=utf-8"),
+	"/app.css":     loadAsset("app.css", "text/css; charset=utf-8"),
+	"/app.js":      loadAsset("app.js", "text/javascript; charset=utf-8"),
+	"/browser.js":  loadAsset("browser.js", "text/javascript; charset=utf-8"),
+	"/actions.js":  loadAsset("actions.js", "text/javascript; charset=utf-8"),
+	"/markdown.js": loadAsset("markdown.js", "text/javascript; charset=utf-8"),
+	"/preview.js":  loadAsset("preview.js", "text/javascript; charset=utf-8"),
+}
+
+// isPageAsset reports whether path is one of the page's own files.
+func isPageAsset(path string) bool {
+	_, ok := pageAssets[path]
+	return ok
+}
+
+// registerPage serves the web page at / and its scripts and style.
 func (s *Server) registerPage(r *mux.Router) {
-	for path, a := range map[string]asset{
-		"/":           loadAsset("index.html", "text/html; charset=utf-8"),
-		"/app.js":     loadAsset("app.js", "text/javascript; charset=utf-8"),
-		"/preview.js": loadAsset("preview.js", "text/javascript; charset=utf-8"),
-		"/app.css":    loadAsset("app.css", "text/css; charset=utf-8"),
-	} {
+	for path, a := range pageAssets {
 		r.Handle(path, a).Methods(http.MethodGet, http.MethodHead)
 	}
 }

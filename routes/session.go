@@ -25,10 +25,6 @@ const (
 	sessionPath   = "/api/session"
 )
 
-// pagePaths are the web page's static files, served without a
-// credential so that a browser can show the sign-in form.
-var pagePaths = map[string]bool{"/": true, "/app.js": true, "/preview.js": true, "/app.css": true}
-
 func (s *Server) registerSession(r *mux.Router) {
 	r.HandleFunc(sessionPath, s.handleSignIn).Methods(http.MethodPost)
 	r.HandleFunc(sessionPath, s.handleSession).Methods(http.MethodGet)

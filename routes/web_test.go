@@ -69,10 +69,11 @@ func eval[T any](t testing.TB, ctx context.Context, expr string) T {
 	return v
 }
 
-// cardExpr is a JavaScript expression for the card of a file name.
+// cardExpr is a JavaScript expression for the row (list view) or card
+// (card view) of a file name.
 func cardExpr(name string) string {
 	q, _ := json.Marshal(name)
-	return `document.querySelector('.card[data-name="' + CSS.escape(` + string(q) + `) + '"]')`
+	return `document.querySelector('[data-file][data-name="' + CSS.escape(` + string(q) + `) + '"]')`
 }
 
 // waitCard waits until the page shows a card for name and returns its

@@ -16,8 +16,8 @@ import (
 	"convfiles/files"
 )
 
-// TestWebPreviewsInChromium: in a real browser, an image's card shows its
-// thumbnail; a workbook's preview is a table of its rows with a tab per
+// TestWebPreviewsInChromium: in a real browser, an image's row and card
+// show its thumbnail; a workbook's preview is a table of its rows with a tab per
 // sheet; a PDF's shows its metadata, its first page's text and the
 // browser's viewer; an image's shows its size.
 func TestWebPreviewsInChromium(t *testing.T) {
@@ -45,11 +45,15 @@ func TestWebPreviewsInChromium(t *testing.T) {
 		return eval[[]string](t, ctx, `Array.from(document.querySelectorAll(`+string(q)+`), (e) => e.textContent)`)
 	}
 
+	poll("the image's row has no small thumbnail", `(() => { const i = `+cardExpr("wide.png")+`.querySelector("img.thumb-small");
+		return !!i && i.complete && i.naturalWidth === 64 && i.naturalHeight === 48 })()`)
+	run(t, ctx, chromedp.Click(chromedp.ID("view-cards")))
 	poll("the image's card has no thumbnail", `(() => { const i = `+cardExpr("wide.png")+`.querySelector("img.thumb");
 		return !!i && i.complete && i.naturalWidth === 256 && i.naturalHeight === 192 })()`)
-	if eval[bool](t, ctx, `!!`+cardExpr("budget.xlsx")+`.querySelector("img.thumb")`) {
+	if eval[bool](t, ctx, `!!`+cardExpr("budget.xlsx")+`.querySelector("img")`) {
 		t.Error("a workbook's card shows a thumbnail")
 	}
+	run(t, ctx, chromedp.Click(chromedp.ID("view-list")))
 
 	clickIn(t, ctx, "budget.xlsx", "button.preview")
 	poll("the workbook's table", `!!document.querySelector("#panel-body .sheet table")`)

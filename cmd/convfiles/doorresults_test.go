@@ -68,7 +68,10 @@ func (d *doors) scriptAnswer(op ops.Op, in map[string]any) answer {
 		fn = "files." + op.Group + "." + op.JS
 	}
 	a, _ := json.Marshal(args)
-	code := `try { ({kind: "ok", result: ` + fn + `(...` + string(a) + `)}) } catch (e) { ({kind: e.kind, msg: e.message}) }`
+	// A helper that answers a list (its tool's Unwrap) is given back as
+	// the tool's object, with the list's total and next page.
+	u, _ := json.Marshal(op.Unwrap)
+	code := `try { const r = ` + fn + `(...` + string(a) + `); ({kind: "ok", result: Array.isArray(r) ? {[` + string(u) + `]: r, total: r.total, next_offset: r.next_offset} : r}) } catch (e) { ({kind: e.kind, msg: e.message}) }`
 	status, out := d.h.post("/execute", jsonOf(map[string]any{"code": code, "language": "js", "conversationId": d.conv}))
 	res, _ := out["result"].(map[string]any)
 	if status != 200 || res == nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/base64"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,6 +176,66 @@ func TestFolderRefusals(t *testing.T) {
 	for _, e := range entries {
 		if e.Name() != d.conv && !strings.HasPrefix(e.Name(), ".convfiles-") {
 			t.Errorf("something was made beside the conversation: %s", e.Name())
+		}
+	}
+}
+
+// TestDeletedFilesAreFoundByName lists deleted files through every door,
+// all of them and by a glob, each with the version that restores it, and
+// a folder's own files without those of its subfolders.
+func TestDeletedFilesAreFoundByName(t *testing.T) {
+	d := newDoors(t, "deleted")
+	fixture := func() { // a new conversation each time: no deletes of earlier runs
+		req, _ := http.NewRequest(http.MethodDelete, d.h.base+"/api/conversations/"+d.conv, nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+		d.folderFixture()
+		d.call("delete", map[string]any{"id": "reports/q1.md"})
+		d.call("delete", map[string]any{"id": "notes.txt"})
+	}
+	deleted := func(in map[string]any, want ...string) {
+		t.Helper()
+		op, _ := ops.Lookup("list_deleted")
+		for _, a := range d.answers(op, in, fixture) {
+			if a.kind != "ok" {
+				t.Errorf("list_deleted %s over %s: %s %q", jsonOf(in), a.door, a.kind, a.msg)
+				continue
+			}
+			var got []string
+			list, _ := a.result["files"].([]any)
+			for _, f := range list {
+				f := f.(map[string]any)
+				got = append(got, f["name"].(string))
+				if v, _ := f["last_version"].(float64); v < 1 || f["deleted_on"] == "" {
+					t.Errorf("list_deleted over %s: %s has no version to restore", a.door, jsonOf(f))
+				}
+			}
+			if strings.Join(got, " ") != strings.Join(want, " ") || a.result["total"] != float64(len(want)) {
+				t.Errorf("list_deleted %s over %s: %v of %v, want %v", jsonOf(in), a.door, got, a.result["total"], want)
+			}
+		}
+	}
+	deleted(map[string]any{"pattern": "q1*"}, "reports/q1.md")
+	deleted(map[string]any{"pattern": "reports/*"}, "reports/q1.md")
+	deleted(map[string]any{"pattern": "*.png"})
+	op, _ := ops.Lookup("list_deleted")
+	for _, a := range d.answers(op, map[string]any{"pattern": "[x"}, fixture) {
+		if a.kind == "ok" || !strings.Contains(a.msg, "malformed") {
+			t.Errorf("a malformed pattern over %s: %s %q", a.door, a.kind, a.msg)
+		}
+	}
+
+	d.folderFixture()
+	list, _ := ops.Lookup("list")
+	for _, a := range d.answers(list, map[string]any{"folder": "reports"}, func() {}) {
+		var got []string
+		files, _ := a.result["files"].([]any)
+		for _, f := range files {
+			got = append(got, f.(map[string]any)["name"].(string))
+		}
+		if a.kind != "ok" || strings.Join(got, " ") != "reports/q1.md" {
+			t.Errorf("list in the folder reports over %s: %s %q %v", a.door, a.kind, a.msg, got)
 		}
 	}
 }

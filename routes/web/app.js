@@ -1,11 +1,15 @@
-// convfiles web page: conversations, their files as download cards,
-// uploads (button and drag-and-drop, with progress), previews, versions
-// and live updates over server-sent events. Every name shown comes from
-// users and agents, so the page writes text with textContent, never HTML.
+// convfiles web page: sessions, conversations, live updates, uploads and
+// the side panel. The file browser is browser.js, its actions actions.js,
+// previews preview.js and markdown.js. Every name shown comes from users
+// and agents, so the page writes text with textContent, never HTML.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { conv: "", files: [], events: null, fresh: new Set(), rendered: "", csrf: "" };
+const state = {
+  conv: "", folder: "", files: [], folders: [], events: null, fresh: new Set(), rendered: "", csrf: "",
+  view: localStorage.getItem("convfiles.view") === "cards" ? "cards" : "list",
+  sort: { key: "name", desc: false }, search: "",
+};
 // Every event the page received, with its arrival time (tests and the
 // latency benchmark read it).
 window.convfilesEvents = [];
@@ -38,6 +42,12 @@ async function api(path, opts = {}) {
   if (resp.status === 401 && path !== "/api/session") showSignIn(body.error ? body.error.message : "");
   if (!body.success) throw new Error(body.error ? body.error.message : resp.status + " " + resp.statusText);
   return body.result;
+}
+
+// op runs an operation of the table on the open conversation.
+function op(name, input) {
+  return api("/api/conversations/" + encodeURIComponent(state.conv) + "/ops/" + name,
+    { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(input) });
 }
 
 // signedIn records the session and shows who it is.
@@ -108,77 +118,83 @@ async function loadConversations() {
   }
 }
 
-function openConversation(conv) {
+// openConversation shows a conversation's folder; the event stream stays
+// open while only the folder changes.
+function openConversation(conv, folder) {
   if (!conv) {
     $("workspace").hidden = true;
     closePanel();
     return;
   }
+  const same = conv === state.conv && state.events;
   state.conv = conv;
+  state.folder = folder;
   state.rendered = "";
   $("conversation").value = conv;
-  $("title").textContent = conv;
   $("workspace").hidden = false;
   closePanel();
-  if (state.events) state.events.close();
+  renderCrumbs();
   // The listing says which event it is current to; the stream starts
   // there, so nothing written in between is missed.
-  loadFiles().then((lastEventId) => { if (conv === state.conv) connectEvents(lastEventId); });
-  loadConversations().catch(() => {});
+  loadFiles().then((lastEventId) => { if (conv === state.conv && !same) connectEvents(lastEventId); });
+  if (!same) loadConversations().catch(() => {});
 }
 
-async function loadFiles() {
-  const conv = state.conv;
-  const q = new URLSearchParams({ sort: "modified", order: "desc", limit: "1000" });
-  const filter = $("filter").value.trim();
-  if (filter) q.set("pattern", filter);
-  try {
-    const { files, total, last_event_id } = await api("/api/conversations/" + encodeURIComponent(conv) + "/files?" + q);
-    if (conv !== state.conv) return;
-    state.files = files;
-    renderCards(files, total);
-    return last_event_id;
-  } catch (err) {
-    say(err.message, true);
+function openPanel(title) {
+  $("panel").hidden = false;
+  $("panel-title").textContent = title;
+  $("panel-body").replaceChildren();
+  // On a narrow screen the panel is below the files: bring it into view.
+  if (matchMedia("(max-width: 760px)").matches) $("panel").scrollIntoView({ block: "start" });
+  return $("panel-body");
+}
+
+function closePanel() { $("panel").hidden = true; $("panel-body").replaceChildren(); }
+
+let refreshTimer = 0;
+function scheduleRefresh() {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => {
+    loadFiles();
+    if (!$("deleted").hidden) showDeleted();
+    loadConversations().catch(() => {});
+  }, 50);
+}
+
+function connectEvents(lastEventId) {
+  if (state.events) state.events.close();
+  const q = new URLSearchParams({ conversation: state.conv });
+  if (lastEventId !== undefined) q.set("last_event_id", String(lastEventId));
+  const es = new EventSource("/api/events?" + q);
+  state.events = es;
+  es.onopen = () => { $("live").textContent = "live"; $("live").className = "live on"; };
+  es.onerror = () => { $("live").textContent = "reconnecting…"; $("live").className = "live"; };
+  for (const type of ["file:created", "file:modified", "file:deleted", "conversation:deleted", "reset"]) {
+    es.addEventListener(type, (e) => {
+      const data = JSON.parse(e.data || "{}");
+      window.convfilesEvents.push({ type, id: data.id, name: data.name, at: Date.now(), seq: e.lastEventId });
+      if (type === "file:created" || type === "file:modified") state.fresh.add(data.id);
+      if (type === "conversation:deleted") { location.hash = ""; return; }
+      scheduleRefresh();
+    });
   }
 }
 
-function renderCards(files, total) {
-  // Redraw only when something changed, so a live update that changed
-  // nothing here leaves the cards (and what the user points at) alone.
-  const key = files.map((f) => f.id + "/" + f.version + "/" + f.name).join("|") + "#" + total + "#" + state.fresh.size;
-  if (key === state.rendered) return;
-  state.rendered = key;
-  const cards = $("cards");
-  cards.replaceChildren(...files.map(card));
-  $("empty").hidden = files.length > 0;
-  if (total > files.length) say("Showing " + files.length + " of " + total + " files; filter to narrow them.");
-}
-
-function card(f) {
-  const c = el("div", { class: "card" + (state.fresh.has(f.id) ? " fresh" : ""), "data-id": f.id, "data-name": f.name });
-  state.fresh.delete(f.id);
-  const when = new Date(f.modified_on).toLocaleString();
-  if (f.thumbnail_url) {
-    c.append(el("img", { class: "thumb", src: local(f.thumbnail_url) + "?size=256", alt: "", loading: "lazy", onclick: () => preview(f) }));
-  }
-  c.append(
-    el("div", { class: "name" }, f.name),
-    el("div", { class: "meta" }, el("span", { class: "size" }, humanSize(f.size)), " · ",
-      el("span", { class: "type" }, f.mime_type), " · ", el("time", { datetime: f.modified_on }, when)),
-    el("div", { class: "actions" },
-      el("a", { class: "button download", href: f.download_url, download: "" }, "Download"),
-      el("button", { type: "button", class: "preview", onclick: () => preview(f) }, "Preview"),
-      el("button", { type: "button", class: "versions", onclick: () => showVersions(f) }, "Versions"),
-      el("button", { type: "button", class: "delete danger", onclick: () => deleteFile(f) }, "Delete")));
-  return c;
+// route reads the address: #c=<conversation>&f=<folder>.
+function route() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  const conv = p.get("c") || "";
+  if (conv !== state.conv && state.events) { state.events.close(); state.events = null; }
+  openConversation(conv, p.get("f") || "");
+  if (!conv) loadConversations().catch((err) => say(err.message, true));
 }
 
 function upload(fileList) {
   const files = Array.from(fileList || []);
   if (!files.length || !state.conv) return;
   const form = new FormData();
-  for (const f of files) form.append("file", f, f.name);
+  const prefix = state.folder ? state.folder + "/" : "";
+  for (const f of files) form.append("file", f, prefix + f.name);
   const xhr = new XMLHttpRequest();
   xhr.open("POST", "/api/files/upload?conversation=" + encodeURIComponent(state.conv));
   if (state.csrf) xhr.setRequestHeader("X-CSRF-Token", state.csrf);
@@ -203,99 +219,6 @@ function upload(fileList) {
   xhr.send(form);
 }
 
-async function showVersions(f) {
-  const body = openPanel("Versions: " + f.name);
-  try {
-    const { versions } = await api("/api/files/" + f.id + "/versions");
-    if (!versions.length) {
-      body.append(el("p", {}, "No earlier versions: they are kept when the file is overwritten or deleted."));
-      return;
-    }
-    const rows = versions.map((v) => el("tr", { "data-version": String(v.version) },
-      el("td", {}, "v" + v.version), el("td", {}, humanSize(v.size)),
-      el("td", {}, new Date(v.kept_on).toLocaleString()), el("td", {}, v.reason),
-      el("td", {}, el("a", { href: v.download_url, download: "" }, "Download"), " ",
-        el("button", { type: "button", class: "restore", onclick: () => restore(f, v.version) }, "Restore"))));
-    body.append(el("table", {}, el("tr", {}, ...["Version", "Size", "Replaced", "By", ""].map((h) => el("th", {}, h))), ...rows));
-  } catch (err) {
-    body.append(el("p", { class: "error" }, err.message));
-  }
-}
-
-async function restore(f, version) {
-  try {
-    await api("/api/files/" + f.id + "/versions/" + version + "/restore", { method: "POST" });
-    say("Restored " + f.name + " to version " + version);
-    closePanel();
-    loadFiles();
-  } catch (err) {
-    say(err.message, true);
-  }
-}
-
-async function deleteFile(f) {
-  if (!confirm("Delete " + f.name + "? Its content is kept as a version and can be restored.")) return;
-  try {
-    await api("/api/files/" + f.id, { method: "DELETE" });
-    say("Deleted " + f.name);
-    loadFiles();
-  } catch (err) {
-    say(err.message, true);
-  }
-}
-
-async function deleteConversation() {
-  const conv = state.conv;
-  if (!confirm("Delete conversation " + conv + " with all its files and versions? This cannot be undone.")) return;
-  try {
-    await api("/api/conversations/" + encodeURIComponent(conv), { method: "DELETE" });
-    location.hash = "";
-    say("");
-  } catch (err) {
-    say(err.message, true);
-  }
-}
-
-function openPanel(title) {
-  $("panel").hidden = false;
-  $("panel-title").textContent = title;
-  $("panel-body").replaceChildren();
-  return $("panel-body");
-}
-
-function closePanel() { $("panel").hidden = true; $("panel-body").replaceChildren(); }
-
-let refreshTimer = 0;
-function scheduleRefresh() {
-  clearTimeout(refreshTimer);
-  refreshTimer = setTimeout(() => { loadFiles(); loadConversations().catch(() => {}); }, 50);
-}
-
-function connectEvents(lastEventId) {
-  if (state.events) state.events.close();
-  const q = new URLSearchParams({ conversation: state.conv });
-  if (lastEventId !== undefined) q.set("last_event_id", String(lastEventId));
-  const es = new EventSource("/api/events?" + q);
-  state.events = es;
-  es.onopen = () => { $("live").textContent = "live"; $("live").className = "live on"; };
-  es.onerror = () => { $("live").textContent = "reconnecting…"; $("live").className = "live"; };
-  for (const type of ["file:created", "file:modified", "file:deleted", "conversation:deleted", "reset"]) {
-    es.addEventListener(type, (e) => {
-      const data = JSON.parse(e.data || "{}");
-      window.convfilesEvents.push({ type, id: data.id, name: data.name, at: Date.now(), seq: e.lastEventId });
-      if (type === "file:created" || type === "file:modified") state.fresh.add(data.id);
-      if (type === "conversation:deleted") { location.hash = ""; return; }
-      scheduleRefresh();
-    });
-  }
-}
-
-function route() {
-  const m = /^#c=(.*)$/.exec(location.hash);
-  openConversation(m ? decodeURIComponent(m[1]) : "");
-  if (!m) loadConversations().catch((err) => say(err.message, true));
-}
-
 function setupDragAndDrop() {
   let depth = 0;
   document.addEventListener("dragenter", (e) => { e.preventDefault(); depth++; document.body.classList.add("dragging"); });
@@ -316,10 +239,11 @@ document.addEventListener("DOMContentLoaded", () => {
     location.hash = "#c=" + encodeURIComponent($("conversation").value.trim());
   });
   $("file-input").addEventListener("change", (e) => { upload(e.target.files); e.target.value = ""; });
-  $("filter").addEventListener("input", () => loadFiles());
   $("delete-conversation").addEventListener("click", deleteConversation);
   $("panel-close").addEventListener("click", closePanel);
   setupDragAndDrop();
+  setupBrowser();
+  setupActions();
   $("signin-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const token = $("token").value.trim();

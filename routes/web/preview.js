@@ -17,6 +17,10 @@ function local(url) {
 
 async function preview(f, sheet) {
   const body = openPanel("Preview: " + f.name);
+  // What a narrow screen's row leaves out is at hand here.
+  body.append(el("p", { class: "panel-actions" },
+    el("a", { class: "button", href: f.download_url, download: "" }, "Download"), " ",
+    el("button", { type: "button", class: "versions", onclick: () => showVersions(f) }, "Versions")));
   if (f.preview_url) {
     const loading = el("p", { class: "loading" }, "Reading " + humanSize(f.size) + "…");
     body.append(loading);
@@ -31,14 +35,36 @@ async function preview(f, sheet) {
       loading.remove();
       body.append(el("p", { class: "error" }, "No preview: " + err.message));
     }
+  } else if (f.mime_type === "text/markdown" || /\.(md|markdown)$/i.test(f.name)) {
+    // Markdown is shown as a document built node by node (markdown.js),
+    // with its source a click away.
+    const text = await firstBytes(f, 262144);
+    const doc = renderMarkdown(text, (href) => fileHref(f, href));
+    const source = el("pre", { class: "text", hidden: "" }, text);
+    body.append(el("button", { type: "button", class: "show-source", onclick: () => { source.hidden = !source.hidden; doc.hidden = !source.hidden; } }, "Source"),
+      doc, source);
   } else if (f.mime_type.startsWith("text/") || f.mime_type === "application/json") {
     // Text, HTML and SVG included, is shown as text: fetched, never rendered.
-    const resp = await fetch(local(f.view_url), { headers: { Range: "bytes=0-65535" } });
-    const text = await resp.text();
+    const text = await firstBytes(f, 65536);
     body.append(el("pre", { class: "text" }, text + (f.size > 65536 ? "\n… (first 64 KiB of " + humanSize(f.size) + ")" : "")));
   } else {
     body.append(el("p", {}, "No preview for " + f.mime_type + "; download it instead."));
   }
+}
+
+// fileHref places a Markdown file's relative link among the files of
+// its conversation (a path on this page's origin), or answers "" when
+// it leads out of the conversation.
+function fileHref(f, href) {
+  const root = "/files/" + encodeURIComponent(f.conversation) + "/";
+  const u = new URL(href, new URL(local(f.url), location.href));
+  return u.origin === location.origin && u.pathname.startsWith(root) ? u.pathname + u.hash : "";
+}
+
+// firstBytes reads up to n bytes of a file as text.
+async function firstBytes(f, n) {
+  const resp = await fetch(local(f.view_url), { headers: { Range: "bytes=0-" + (n - 1) } });
+  return resp.text();
 }
 
 // facts renders name–value pairs, leaving out the empty ones.
