@@ -223,6 +223,10 @@ type FileIndex interface {
 	Conversations(ctx context.Context) ([]ConversationInfo, error)
 	// ConversationIDs lists every conversation the index holds rows for.
 	ConversationIDs(ctx context.Context) ([]string, error)
+	// Sizes calls each with the name and size of every live file of a
+	// conversation whose name begins with prefix, in name order: what a
+	// tree of folder sizes needs, read without the rest of each record.
+	Sizes(ctx context.Context, conversation, prefix string, each func(name string, size int64)) error
 	// Files returns up to limit rows of a conversation, live or deleted,
 	// ordered by ID, after the ID after ("" from the first): what a
 	// transfer to another store pages through.

@@ -109,3 +109,19 @@ func (sp *Space) ReadDir(dir string) ([]DirEntry, error) {
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
 	return entries, nil
 }
+
+// Sizes calls each with the name and size of every file whose name begins
+// with prefix ("dir/" for a folder's, "" for all), in name order: from
+// the index's names and sizes alone when there is one.
+func (sp *Space) Sizes(prefix string, each func(name string, size int64)) error {
+	if sp.indexed() {
+		return sp.opts.Index.Sizes(context.Background(), sp.id, prefix, each)
+	}
+	all, err := sp.List()
+	for _, fi := range all {
+		if strings.HasPrefix(fi.Name, prefix) {
+			each(fi.Name, fi.Size)
+		}
+	}
+	return err
+}

@@ -35,6 +35,7 @@ type Ops interface {
 	Record(idOrName string) (Record, error)
 	Versions(idOrName string) ([]Version, error)
 	Find(q ListQuery) ([]Record, int, error)
+	Sizes(prefix string, each func(name string, size int64)) error
 
 	Write(ctx context.Context, name string, r io.Reader, opts WriteOptions) (Info, error)
 	WriteBytes(ctx context.Context, name string, data []byte, opts WriteOptions) (Info, error)

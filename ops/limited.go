@@ -146,6 +146,14 @@ func (l *limited) Find(q files.ListQuery) ([]files.Record, int, error) {
 	return l.Ops.Find(q)
 }
 
+// Sizes is checked as a read.
+func (l *limited) Sizes(prefix string, each func(name string, size int64)) error {
+	if err := l.reads("tree"); err != nil {
+		return err
+	}
+	return l.Ops.Sizes(prefix, each)
+}
+
 // Write is checked as a change.
 func (l *limited) Write(ctx context.Context, name string, r io.Reader, opts files.WriteOptions) (files.Info, error) {
 	if err := l.writes("write"); err != nil {

@@ -136,3 +136,48 @@ func runTool(b *testing.B, name string, args ...string) {
 		}
 	}
 }
+
+// BenchmarkTree100kTop is what the web page asks to show a conversation's
+// top folder: each folder's total size and file count, one level deep.
+func BenchmarkTree100kTop(b *testing.B) {
+	sp := bigConversation(b)
+	op, _ := ops.Lookup("tree")
+	env := ops.Env{Space: sp}
+	in := ops.TreeIn{Depth: 1}
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := op.Run(auth.NewContext(context.Background(), auth.Local), env, &in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if out := res.(ops.TreeOut); out.Files != benchFiles || len(out.Entries) != 100 {
+			b.Fatalf("%d files in %d entries", out.Files, len(out.Entries))
+		}
+	}
+}
+
+// BenchmarkDu100kTop is the baseline of a tree: du's folder sizes, one
+// level deep.
+func BenchmarkDu100kTop(b *testing.B) { runTool(b, "du", "-b", "--max-depth=1", ".") }
+
+// BenchmarkList100kFolder is the other half of what the web page asks for
+// a folder: the first page of the files directly in one of 1,000.
+func BenchmarkList100kFolder(b *testing.B) {
+	sp := bigConversation(b)
+	op, _ := ops.Lookup("list")
+	env := ops.Env{Space: sp}
+	in := ops.ListIn{Folder: "folder-042", Limit: 1000}
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := op.Run(auth.NewContext(context.Background(), auth.Local), env, &in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if out := res.(ops.ListOut); len(out.Files) != 1000 {
+			b.Fatalf("%d files", len(out.Files))
+		}
+	}
+}
+
+// BenchmarkLs100kFolder is the baseline of a folder's listing: ls -l.
+func BenchmarkLs100kFolder(b *testing.B) { runTool(b, "ls", "-l", "folder-042") }

@@ -2,7 +2,6 @@ package ops
 
 import (
 	"context"
-	"path"
 	"sort"
 	"strings"
 
@@ -94,60 +93,69 @@ func Tree(ctx context.Context, env Env, in TreeIn) (TreeOut, error) {
 		}
 		root, prefix = p, p+"/"
 	}
-	recs, _, err := env.Space.Find(files.ListQuery{Prefix: prefix})
-	if err != nil {
-		return TreeOut{}, err
-	}
-	if prefix != "" && len(recs) == 0 {
-		return TreeOut{}, folderNotFound("tree", env.Space, root)
-	}
 	top := &treeNode{TreeEntry: TreeEntry{Path: root, Type: "folder"}}
 	out := TreeOut{Path: root, Entries: []TreeEntry{}}
-	entries := 0
-	folders := map[string]*treeNode{}
-	for _, r := range recs {
-		rel := strings.TrimPrefix(r.Name, prefix)
-		parts := strings.Split(rel, "/")
-		parent := top
-		parent.Size += r.Size
-		parent.Files++
-		for i, part := range parts {
-			last := i == len(parts)-1
-			if last && (part == KeepFile || i >= depth) {
-				break
-			}
-			if i >= depth {
-				break
-			}
-			if last {
-				if entries == MaxTreeEntries {
-					out.Truncated = true
-					break
-				}
-				entries++
-				parent.children = append(parent.children, &treeNode{TreeEntry: TreeEntry{Path: path.Join(parts...), Type: "file", Size: r.Size}})
-				break
-			}
-			key := path.Join(parts[:i+1]...)
-			dir, ok := folders[key]
-			if !ok {
-				if entries == MaxTreeEntries {
-					out.Truncated = true
-					break
-				}
-				entries++
-				dir = &treeNode{TreeEntry: TreeEntry{Path: key, Type: "folder"}}
-				folders[key] = dir
-				parent.children = append(parent.children, dir)
-			}
-			dir.Size += r.Size
-			dir.Files++
-			parent = dir
-		}
+	b := treeBuilder{top: top, depth: depth, folders: map[string]*treeNode{}, out: &out}
+	if err := env.Space.Sizes(prefix, func(name string, size int64) { b.add(strings.TrimPrefix(name, prefix), size) }); err != nil {
+		return TreeOut{}, err
+	}
+	if prefix != "" && top.Files == 0 {
+		return TreeOut{}, folderNotFound("tree", env.Space, root)
 	}
 	out.Size, out.Files = top.Size, top.Files
 	out.Entries = flatten(top, out.Entries)
 	return out, nil
+}
+
+// treeBuilder adds files to a tree, counting each in every folder above
+// it and listing it, or its folder, down to depth.
+type treeBuilder struct {
+	top     *treeNode
+	depth   int
+	folders map[string]*treeNode
+	entries int
+	out     *TreeOut
+}
+
+// add counts a file by its path from the tree's folder.
+func (b *treeBuilder) add(rel string, size int64) {
+	parent := b.top
+	parent.Size += size
+	parent.Files++
+	start := 0
+	for range b.depth {
+		slash := strings.IndexByte(rel[start:], '/')
+		if slash < 0 { // the file itself
+			if rel[start:] != KeepFile && b.room() {
+				parent.children = append(parent.children, &treeNode{TreeEntry: TreeEntry{Path: rel, Type: "file", Size: size}})
+			}
+			return
+		}
+		key := rel[:start+slash]
+		dir, ok := b.folders[key]
+		if !ok {
+			if !b.room() {
+				return
+			}
+			dir = &treeNode{TreeEntry: TreeEntry{Path: key, Type: "folder"}}
+			b.folders[key] = dir
+			parent.children = append(parent.children, dir)
+		}
+		dir.Size += size
+		dir.Files++
+		parent = dir
+		start += slash + 1
+	}
+}
+
+// room takes one of the answer's MaxTreeEntries, or says there is none.
+func (b *treeBuilder) room() bool {
+	if b.entries == MaxTreeEntries {
+		b.out.Truncated = true
+		return false
+	}
+	b.entries++
+	return true
 }
 
 // flatten appends n's descendants depth first, each level folders first,

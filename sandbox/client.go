@@ -161,6 +161,15 @@ func (cl *client) Find(q files.ListQuery) ([]files.Record, int, error) {
 	return r.Records, int(r.A), err
 }
 
+// Sizes takes every name and size in one answer.
+func (cl *client) Sizes(prefix string, each func(name string, size int64)) error {
+	r, err := cl.do(&message{Op: "sizes", Name: prefix})
+	for _, fi := range r.Infos {
+		each(fi.Name, fi.Size)
+	}
+	return err
+}
+
 // Write streams r through a writer: a round trip per chunk.
 func (cl *client) Write(ctx context.Context, name string, r io.Reader, opts files.WriteOptions) (files.Info, error) {
 	w, err := cl.NewWriter(ctx, name, opts, false)

@@ -103,6 +103,8 @@ func (o *opServer) handle(m *message) (*message, []*os.File) {
 			r.Records, total, err = sp.Find(*m.Query)
 		}
 		r.A = int64(total)
+	case "sizes":
+		err = sp.Sizes(m.Name, func(name string, size int64) { r.Infos = append(r.Infos, files.Info{Name: name, Size: size}) })
 	case "writebytes":
 		r.Info, err = sp.WriteBytes(o.ctx, m.Name, m.Data, opts)
 	case "writeat":

@@ -73,6 +73,34 @@ func runListing(t *testing.T, mk Maker) {
 		}
 	})
 
+	t.Run("sizes of the live files below a prefix, in name order", func(t *testing.T) {
+		ix := mk(t)
+		for i, n := range []string{"dir/b.txt", "dir/a.txt", "dir/sub/c.txt", "dir0.txt", "dir.txt", "top.txt", "dir/é.txt"} {
+			write(t, ix, "c1", n, int64(i+1), 1)
+		}
+		write(t, ix, "c2", "dir/other.txt", 50, 0)
+		gone, _ := ix.Lookup(ctx, "c1", "dir/b.txt")
+		if err := ix.Update(ctx, func(tx files.Tx) error {
+			_, err := tx.Apply(files.Change{Type: files.FileDeleted, Record: gone})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		sizes := func(prefix string) string {
+			var out []string
+			if err := ix.Sizes(ctx, "c1", prefix, func(name string, size int64) { out = append(out, fmt.Sprint(name, "=", size)) }); err != nil {
+				t.Fatal(err)
+			}
+			return fmt.Sprint(out)
+		}
+		if got := sizes("dir/"); got != "[dir/a.txt=2 dir/sub/c.txt=3 dir/é.txt=7]" {
+			t.Fatalf("below dir/: %s (a deleted file, dir.txt, dir0.txt and another conversation's are not)", got)
+		}
+		if got := sizes(""); got != "[dir.txt=5 dir/a.txt=2 dir/sub/c.txt=3 dir/é.txt=7 dir0.txt=4 top.txt=6]" {
+			t.Fatalf("every file: %s", got)
+		}
+	})
+
 	t.Run("conversations are summarized and removed whole", func(t *testing.T) {
 		ix := mk(t)
 		write(t, ix, "c1", "a.txt", 3, 1)
