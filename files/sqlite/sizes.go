@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"context"
+
+	"convfiles/files"
 )
 
 // Sizes reads the name and size of each live file below prefix, in name
@@ -20,15 +22,7 @@ func (ix *Index) Sizes(ctx context.Context, conversation, prefix string, each fu
 		return wrap("sizes", err)
 	}
 	defer rows.Close()
-	var name string
-	var size int64
-	for rows.Next() {
-		if err := rows.Scan(&name, &size); err != nil {
-			return wrap("sizes", err)
-		}
-		each(name, size)
-	}
-	return wrap("sizes", rows.Err())
+	return wrap("sizes", files.ScanSizes(rows, each))
 }
 
 // prefixEnd is the least string greater than every string that begins
