@@ -14,11 +14,12 @@ import (
 // TestHostedPageSignsInInChromium: the hosted web page shows a sign-in
 // form, signs in with a token handed over in the address, keeps it in an
 // HttpOnly cookie the page's script cannot read, shows the tenant's
-// conversations only, and refuses a change that rides on the cookie
+// conversations only and their folders, and refuses a change that rides on the cookie
 // without the session's CSRF token. Signing out forgets the session.
 func TestHostedPageSignsInInChromium(t *testing.T) {
 	e := newHostedEnv(t)
 	e.write("acme-1", "a.txt", "hello\n")
+	e.write("acme-1", "docs/b.txt", "in a folder\n")
 	e.write("other-1", "b.txt", "secret\n")
 	key, _ := e.key(auth.Read|auth.Write, "acme-")
 	p, err := e.auth.Authenticate(context.Background(), key)
@@ -51,6 +52,12 @@ func TestHostedPageSignsInInChromium(t *testing.T) {
 	}
 	eval[bool](t, ctx, `location.hash = "#c=acme-1"; true`)
 	waitCard(t, ctx, "a.txt")
+	// The folder's size comes from an operation the page posts with its
+	// CSRF token.
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`(document.querySelector('#rows tr[data-folder="docs"] .c-size') || {}).textContent === "12 B"`,
+		chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the hosted page shows no folder with its size: %v", err)
+	}
 
 	// A change without the CSRF token is refused; the page's own carries it.
 	status := eval[float64](t, ctx, `fetch("/api/conversations/acme-1", {method: "DELETE"}).then(r => r.status)`)

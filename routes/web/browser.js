@@ -18,7 +18,9 @@ function globFor(text) {
   let g = "*";
   for (const ch of text) {
     const lo = ch.toLowerCase(), up = ch.toUpperCase();
-    if (lo !== up) g += "[" + lo + up + "]";
+    // A letter with one character in each case (not ß, whose upper case
+    // is SS) matches either.
+    if (lo !== up && [...lo].length === 1 && [...up].length === 1) g += "[" + lo + up + "]";
     else if ("[]\\".includes(ch)) g += "\\" + ch;
     else g += ch;
   }
