@@ -166,6 +166,14 @@ func TestFileBrowserInChromium(t *testing.T) {
 	p.click(`#list th button[data-sort="name"]`)
 	p.waitRows("the list by name again", "notes/", "reports/", "alpha.txt", "Budget Summary.txt", "file2.txt", "file10.txt", "zeta.csv")
 
+	// The arrows move from row to row.
+	p.press(`#rows tr[data-folder="notes"]`, kb.ArrowDown)
+	p.poll("ArrowDown does not move to the next row", `document.activeElement.dataset.folder === "reports"`)
+	run(t, ctx, chromedp.KeyEvent(kb.ArrowDown))
+	p.poll("ArrowDown does not move from a folder to a file", `document.activeElement.dataset.name === "alpha.txt"`)
+	run(t, ctx, chromedp.KeyEvent(kb.ArrowUp))
+	p.poll("ArrowUp does not move back", `document.activeElement.dataset.folder === "reports"`)
+
 	// Folders open with a double click and with the keyboard; the path
 	// above the list climbs back.
 	p.doubleClick(`#rows tr[data-folder="reports"]`)
