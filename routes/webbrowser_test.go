@@ -1,13 +1,10 @@
 package routes
 
 import (
-	"context"
 	"encoding/json"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -15,108 +12,6 @@ import (
 	"convfiles/files"
 	"convfiles/internal/storetest"
 )
-
-// browserPage drives the file browser of one conversation in Chromium.
-type browserPage struct {
-	t   *testing.T
-	ctx context.Context
-	e   *apiEnv
-}
-
-// poll waits until expr is true in the page.
-func (p browserPage) poll(what, expr string) {
-	p.t.Helper()
-	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(15*time.Second))); err != nil {
-		p.t.Fatalf("%s: %v (rows: %v, message: %q)", what, err, p.rowNames(), eval[string](p.t, p.ctx, `document.getElementById("message").textContent`))
-	}
-}
-
-// rowNames lists the names the list view shows, folders first, in order.
-func (p browserPage) rowNames() []string {
-	p.t.Helper()
-	return eval[[]string](p.t, p.ctx, `Array.from(document.querySelectorAll("#rows tr"), (r) => r.dataset.folder !== undefined ? r.dataset.folder + "/" : r.dataset.name)`)
-}
-
-// waitRows waits until the list view shows exactly want, in order.
-func (p browserPage) waitRows(what string, want ...string) {
-	p.t.Helper()
-	q, _ := json.Marshal(want)
-	p.poll(what, `JSON.stringify(Array.from(document.querySelectorAll("#rows tr"), (r) => r.dataset.folder !== undefined ? r.dataset.folder + "/" : r.dataset.name)) === `+"`"+string(q)+"`")
-}
-
-// click clicks what selector finds, once it is there. The lookup and the
-// click are one step in the page: a live update may redraw the rows.
-func (p browserPage) click(selector string) {
-	p.t.Helper()
-	q, _ := json.Marshal(selector)
-	p.poll("no "+selector, `!!document.querySelector(`+string(q)+`)`)
-	eval[bool](p.t, p.ctx, `(document.querySelector(`+string(q)+`).click(), true)`)
-}
-
-// doubleClick double-clicks what selector finds, as click does.
-func (p browserPage) doubleClick(selector string) {
-	p.t.Helper()
-	q, _ := json.Marshal(selector)
-	p.poll("no "+selector, `!!document.querySelector(`+string(q)+`)`)
-	eval[bool](p.t, p.ctx, `document.querySelector(`+string(q)+`).dispatchEvent(new MouseEvent("dblclick", {bubbles: true}))`)
-}
-
-// press focuses what selector finds and presses a key on it.
-func (p browserPage) press(selector, key string) {
-	p.t.Helper()
-	q, _ := json.Marshal(selector)
-	p.poll("no "+selector, `!!document.querySelector(`+string(q)+`)`)
-	eval[bool](p.t, p.ctx, `(document.querySelector(`+string(q)+`).focus(), true)`)
-	run(p.t, p.ctx, chromedp.KeyEvent(key))
-}
-
-// answer types text into the page's name dialog and confirms it.
-func (p browserPage) answer(text string) {
-	p.t.Helper()
-	p.poll("the name dialog did not open", `document.getElementById("ask").open`)
-	q, _ := json.Marshal(text)
-	eval[bool](p.t, p.ctx, `(() => { document.getElementById("ask-input").value = `+string(q)+`; document.getElementById("ask-ok").click(); return true })()`)
-}
-
-// search types text into the search box as a person would.
-func (p browserPage) search(text string) {
-	p.t.Helper()
-	eval[bool](p.t, p.ctx, `(() => { const s = document.getElementById("search"); s.value = ""; s.dispatchEvent(new Event("input")); return true })()`)
-	if text != "" {
-		run(p.t, p.ctx, chromedp.SendKeys(chromedp.ID("search"), text))
-	}
-}
-
-// names lists what the store holds live in the conversation.
-func (p browserPage) names(conv string) []string {
-	p.t.Helper()
-	sp, err := p.e.store.Space(conv)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	defer sp.Close()
-	recs, _, err := sp.Find(files.ListQuery{})
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	var out []string
-	for _, r := range recs {
-		out = append(out, r.Name)
-	}
-	return out
-}
-
-// screenshot saves the page at its present size into the artifacts.
-func (p browserPage) screenshot(name string) {
-	p.t.Helper()
-	shot, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	if err := os.WriteFile(artifactPath(p.t, name), shot, 0o644); err != nil {
-		p.t.Fatal(err)
-	}
-}
 
 // TestFileBrowserInChromium drives the file browser as a person would:
 // the list view with folders first and sortable columns, opening folders
