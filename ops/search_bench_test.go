@@ -181,3 +181,22 @@ func BenchmarkList100kFolder(b *testing.B) {
 
 // BenchmarkLs100kFolder is the baseline of a folder's listing: ls -l.
 func BenchmarkLs100kFolder(b *testing.B) { runTool(b, "ls", "-l", "folder-042") }
+
+// BenchmarkTree100kFolder is the tree of one folder of 1,000 files among
+// 100,000: what the page asks for when a folder is opened.
+func BenchmarkTree100kFolder(b *testing.B) {
+	sp := bigConversation(b)
+	op, _ := ops.Lookup("tree")
+	env := ops.Env{Space: sp}
+	in := ops.TreeIn{Path: "folder-042", Depth: 1}
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := op.Run(auth.NewContext(context.Background(), auth.Local), env, &in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if out := res.(ops.TreeOut); out.Files != benchFiles/100 {
+			b.Fatalf("%d files", out.Files)
+		}
+	}
+}

@@ -17,8 +17,9 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 	}
 	args := []any{conversation}
 	if q.Prefix != "" {
-		where += ` AND substr(name, 1, length(?)) = ?`
-		args = append(args, q.Prefix, q.Prefix)
+		// A range of names, which the indexes on (conversation, name) walk.
+		where += ` AND name >= ? AND name < ?`
+		args = append(args, q.Prefix, prefixEnd(q.Prefix))
 	}
 	if q.Direct {
 		where += ` AND instr(substr(name, ?), '/') = 0`

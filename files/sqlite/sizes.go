@@ -7,11 +7,11 @@ import (
 )
 
 // Sizes reads the name and size of each live file below prefix, in name
-// order, from the index on (conversation, size, name), which holds both:
-// no file row is read. A prefix is a range of names, since names compare
-// as bytes.
+// order, walking the index on (conversation, name) over the prefix's
+// range of names (names compare as bytes): a folder's files are found
+// without a look at the rest of the conversation.
 func (ix *Index) Sizes(ctx context.Context, conversation, prefix string, each func(name string, size int64)) error {
-	query := `SELECT name, size FROM files INDEXED BY files_live_size WHERE conversation = ? AND deleted_on IS NULL`
+	query := `SELECT name, size FROM files INDEXED BY files_live_name WHERE conversation = ? AND deleted_on IS NULL`
 	args := []any{conversation}
 	if prefix != "" {
 		query += ` AND name >= ? AND name < ?`
@@ -26,14 +26,8 @@ func (ix *Index) Sizes(ctx context.Context, conversation, prefix string, each fu
 }
 
 // prefixEnd is the least string greater than every string that begins
-// with prefix (a prefix ends in "/" here, so its last byte can grow).
+// with prefix: its last byte one higher. Valid UTF-8 has no 0xff byte, so
+// the last byte always can be.
 func prefixEnd(prefix string) string {
-	b := []byte(prefix)
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] < 0xff {
-			b[i]++
-			return string(b[:i+1])
-		}
-	}
-	return "\xff\xff\xff\xff" // past every valid UTF-8 name
+	return prefix[:len(prefix)-1] + string([]byte{prefix[len(prefix)-1] + 1})
 }
