@@ -105,6 +105,7 @@ func TestFileBrowserInChromium(t *testing.T) {
 	p.poll("the list view", `document.querySelectorAll("#rows tr").length > 0`)
 	p.screenshot("web-browser-1280.png")
 	checkNarrow(p)
+	checkHostileMarkdown(p)
 }
 
 // checkMarkdown previews a Markdown file: headings, emphasis, lists,
@@ -233,4 +234,26 @@ func checkNarrow(p browserPage) {
 		t.Errorf("with the preview open the page is %v px wide at 390 px", w)
 	}
 	p.screenshot("web-browser-preview-390.png")
+}
+
+// checkHostileMarkdown previews 250 KB of Markdown made to cost a naive
+// renderer quadratic time (unclosed emphasis and links, a heading of
+// spaces) or a stack overflow (quotes nested 50,000 deep): it is shown,
+// with the quotes nested 8 deep and the rest as text.
+func checkHostileMarkdown(p browserPage) {
+	t, ctx := p.t, p.ctx
+	t.Helper()
+	hostile := strings.Repeat("*a ", 30000) + "\n\n" + strings.Repeat("[a", 30000) + "\n\n# " + strings.Repeat(" ", 50000) +
+		"x\n\n" + strings.Repeat("> ", 25000) + "deep\n"
+	storetest.Put(t, p.e.store, "browse-2", "hostile.md", []byte(hostile))
+	run(t, ctx, chromedp.Navigate(p.e.srv.URL+"/#c=browse-2"))
+	p.waitRows("the hostile file's row", "hostile.md")
+	p.click(`#rows tr[data-name="hostile.md"] button.open`)
+	p.poll("the hostile Markdown is not shown", `!!document.querySelector("#panel-body .markdown h1")`)
+	if got := eval[float64](t, ctx, `document.querySelectorAll("#panel-body .markdown blockquote").length`); got != 8 {
+		t.Errorf("quotes nested %v deep, want 8", got)
+	}
+	if !strings.Contains(eval[string](t, ctx, `document.querySelector("#panel-body .markdown").textContent`), "*a *a *a") {
+		t.Error("unclosed emphasis is not shown as text")
+	}
 }

@@ -6,7 +6,7 @@
 
 const $ = (id) => document.getElementById(id);
 const state = {
-  conv: "", folder: "", files: [], folders: [], events: null, fresh: new Set(), rendered: "", csrf: "",
+  conv: "", folder: "", files: [], folders: [], total: 0, events: null, fresh: new Set(), rendered: "", csrf: "",
   view: localStorage.getItem("convfiles.view") === "cards" ? "cards" : "list",
   sort: { key: "name", desc: false }, search: "",
 };

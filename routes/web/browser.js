@@ -59,7 +59,8 @@ async function loadFiles() {
     if (conv !== state.conv || folder !== state.folder || search !== state.search) return last_event_id;
     state.files = files.filter((f) => baseName(f.name) !== KEEP);
     state.folders = entries.filter((e) => e.type === "folder").map((e) => ({ ...e, path: folder ? folder + "/" + e.path : e.path }));
-    render(total - (files.length - state.files.length));
+    state.total = total - (files.length - state.files.length);
+    render();
     return last_event_id;
   } catch (err) {
     say(err.message, true);
@@ -80,7 +81,8 @@ function sorted() {
   return { folders, files: [...state.files].sort((a, b) => dir * by(a, b)) };
 }
 
-function render(total) {
+function render() {
+  const total = state.total;
   const { folders, files } = sorted();
   const key = state.view + "|" + state.sort.key + state.sort.desc + "|" + folders.map((f) => f.path + "/" + f.size).join("|") + "#" +
     files.map((f) => f.id + "/" + f.version + "/" + f.name).join("|") + "#" + total;
@@ -191,7 +193,7 @@ function setView(view) {
   $("view-list").setAttribute("aria-pressed", String(view === "list"));
   $("view-cards").setAttribute("aria-pressed", String(view === "cards"));
   state.rendered = "";
-  render(state.files.length);
+  render();
 }
 
 // onKey moves through rows and acts on the focused one.
