@@ -42,7 +42,7 @@ func (sp *Space) lookup(name string) (Record, bool) {
 	if !sp.indexed() {
 		return Record{}, false
 	}
-	rec, err := sp.opts.Index.Lookup(context.Background(), sp.id, name)
+	rec, err := sp.opts.Index.Lookup(sp.context(), sp.id, name)
 	if err != nil {
 		if KindOf(err) != KindNotFound {
 			sp.opts.Logger.Error("index lookup", "conversation", sp.id, "name", name, "err", err)
@@ -111,7 +111,7 @@ func (sp *Space) byID(s string) (Record, bool) {
 	if !sp.indexed() || !looksLikeID(s) {
 		return Record{}, false
 	}
-	rec, err := sp.opts.Index.ByID(context.Background(), s)
+	rec, err := sp.opts.Index.ByID(sp.context(), s)
 	return rec, err == nil && rec.Conversation == sp.id
 }
 

@@ -82,9 +82,21 @@ func (sp *Space) commit(ctx context.Context, bw BlobWriter, rec Record, noReplac
 			undo()
 			return err
 		}
+		if replaced >= 0 && !kept && t.tx != nil { // moved back if the index fails
+			if err := t.setAside(sp.key(name)); err != nil {
+				return err
+			}
+		}
 		if err := bw.Put(ctx, sp.key(name), noReplace); err != nil {
 			undo()
+			t.rollback()
 			return err
+		}
+		if kept { // until the commit, the version's link is the old content
+			version := sp.key(versionPath(prev.ID, prev.Version))
+			t.onUndo(func(ctx context.Context) error { return sp.blobs.Move(ctx, version, sp.key(name), false) })
+		} else if replaced < 0 {
+			t.onUndo(func(ctx context.Context) error { return sp.blobs.Delete(ctx, sp.key(name)) })
 		}
 		t.applied = true
 		sp.q.inflight = max(sp.q.inflight-reserved, 0)

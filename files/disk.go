@@ -27,8 +27,10 @@ func classify(op, name string, err error) error {
 		return fe
 	}
 	switch {
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, context.Canceled):
 		return E(op, KindCancelled, name, "cancelled before it finished; nothing was changed", err)
+	case errors.Is(err, context.DeadlineExceeded):
+		return Unavailable(op, name, "the server could not finish this in time", err)
 	case errors.Is(err, fs.ErrNotExist):
 		return notFound(op, name)
 	case errors.Is(err, syscall.ENOTDIR):

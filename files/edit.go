@@ -123,7 +123,7 @@ func (sp *Space) rename(from, to string, noReplace bool) (Info, error) {
 		return Info{}, err
 	}
 	var info Info
-	_, err = sp.update(context.Background(), op, to, func(t *txn) error {
+	_, err = sp.update(sp.context(), op, to, func(t *txn) error {
 		info, err = t.rename(from, to, noReplace)
 		return err
 	})
@@ -181,11 +181,22 @@ func (t *txn) rename(from, to string, noReplace bool) (Info, error) {
 		undo()
 		return Info{}, err
 	}
+	if replaced >= 0 && !kept && from != to && t.tx != nil { // moved back if the index fails
+		if err := t.setAside(sp.key(to)); err != nil {
+			return Info{}, relabel(op, err)
+		}
+	}
 	if err := sp.blobs.Move(ctx, sp.key(from), sp.key(to), noReplace); err != nil {
 		undo()
+		t.rollback()
 		return Info{}, relabel(op, err)
 	}
 	t.applied = true
+	t.onUndo(func(ctx context.Context) error { return sp.blobs.Move(ctx, sp.key(to), sp.key(from), false) })
+	if kept { // until the commit, the version's link is to's old content
+		version := sp.key(versionPath(c.Kept.FileID, c.Kept.Version))
+		t.onUndo(func(ctx context.Context) error { return sp.blobs.Move(ctx, version, sp.key(to), false) })
+	}
 	if t.tx == nil {
 		sp.q.committed -= max(replaced, 0)
 	}

@@ -22,6 +22,7 @@ const (
 	KindCancelled                   // the caller or the server stopped the operation before it finished; nothing changed
 	KindNoSpace                     // the disk (or its quota for convfiles) is full; nothing changed
 	KindUnauthenticated             // no credential, or one that is unknown, altered, expired or revoked
+	KindUnavailable                 // the index or the object store cannot be reached, or is saturated, or the server's deadline passed: retry later
 )
 
 // String returns the kind's stable name, used in JSON error envelopes.
@@ -43,6 +44,8 @@ func (k Kind) String() string {
 		return "no_space"
 	case KindUnauthenticated:
 		return "unauthenticated"
+	case KindUnavailable:
+		return "unavailable"
 	default:
 		return "internal"
 	}
@@ -124,6 +127,14 @@ var ErrIsFolder = errors.New("is a folder")
 // ErrChanged is the cause of a write refused by WriteOptions.IfUnchanged:
 // the file changed after it was read.
 var ErrChanged = errors.New("the file changed after it was read")
+
+// Unavailable is the error of a store that cannot answer now: what is
+// the store's fault and passes, never the caller's. The message names the
+// part that failed in the caller's terms (never an internal key) and says
+// to retry.
+func Unavailable(op, name, what string, cause error) *Error {
+	return E(op, KindUnavailable, name, what+"; nothing was changed, try again shortly", cause)
+}
 
 func errExists(op, name string) error {
 	return E(op, KindConflict, name, "already exists", fs.ErrExist)

@@ -48,6 +48,9 @@ type change struct {
 	wake     chan bool // true: lead the next commit; false: settled
 	// solo, when set, is run alone in place of a commit (see exclusive).
 	solo func()
+	// held is set when the conversation's lock is already held for the
+	// change (an index with concurrent commits, see do).
+	held bool
 }
 
 // exclusive runs fn while no commit of g runs and none starts. Removing a
@@ -79,6 +82,13 @@ func (g *committer) do(c *change) {
 			c.solo()
 			return
 		}
+		// The conversation's lock before the database connection, never
+		// the other way round: a change waiting for the lock holds no
+		// connection, so the one holding it always gets one.
+		q := c.sp.q
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		c.held = true
 		c.settle(g.ix.Update(c.ctx, c.run), nil)
 		return
 	}
@@ -124,12 +134,19 @@ func (g *committer) commit(group []*change, leader *change) {
 		fns[i] = c.run
 	}
 	errs, err := g.ix.UpdateBatch(context.Background(), fns)
-	for i, c := range group {
-		var fnErr error
-		if errs != nil {
-			fnErr = errs[i]
+	if err != nil {
+		// Nothing committed: what the changes did on disk is undone
+		// newest first, since a later change may have moved what an
+		// earlier one wrote.
+		for i := len(group) - 1; i >= 0; i-- {
+			group[i].settle(nil, err)
 		}
-		c.settle(fnErr, err)
+	} else {
+		for i, c := range group {
+			c.settle(errs[i], nil)
+		}
+	}
+	for _, c := range group {
 		if c != leader {
 			c.wake <- false
 		}
@@ -142,8 +159,10 @@ func (g *committer) commit(group []*change, leader *change) {
 // behind it waiting for a leader that is gone.
 func (c *change) run(tx Tx) (err error) {
 	sp := c.sp
-	sp.q.mu.Lock()
-	defer sp.q.mu.Unlock()
+	if !c.held {
+		sp.q.mu.Lock()
+		defer sp.q.mu.Unlock()
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			sp.opts.Logger.Error("panic in a change", "conversation", sp.id, "name", c.name, "panic", p, "stack", string(debug.Stack()))
@@ -165,9 +184,10 @@ func (c *change) run(tx Tx) (err error) {
 	return c.fn(c.t)
 }
 
-// settle records how c's change ended. Once its bytes are in place
-// (t.applied), the change happened: a failure of the index is logged, not
-// returned, and the next start-up reconciles the index with the blobs.
+// settle records how c's change ended. A change whose transaction did
+// not commit after it changed the blobs (t.applied) is undone; only when
+// even that fails is the failure logged and the change let stand, for the
+// next start-up to reconcile the index with the blobs.
 func (c *change) settle(fnErr, txErr error) {
 	err := fnErr
 	if err == nil {
@@ -179,11 +199,19 @@ func (c *change) settle(fnErr, txErr error) {
 		return
 	}
 	sp := c.sp
-	sp.q.mu.Lock()
-	defer sp.q.mu.Unlock()
+	if !c.held {
+		sp.q.mu.Lock()
+		defer sp.q.mu.Unlock()
+	}
 	if err != nil {
-		sp.opts.Logger.Error("index update; the next start-up reconciles it", "conversation", sp.id, "name", c.name, "err", err)
-		t.pruned, t.drop = nil, nil
+		undoErr := t.rollback()
+		if undoErr == nil {
+			c.err = err
+			return
+		}
+		sp.opts.Logger.Error("index update failed and its change could not be undone; the next start-up reconciles it",
+			"conversation", sp.id, "name", c.name, "err", err, "undo", undoErr)
+		t.pruned, t.drop, t.aside = nil, nil, nil
 		for i := range t.events {
 			t.events[i].Seq = 0
 		}

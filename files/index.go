@@ -271,6 +271,11 @@ type Tx interface {
 	Lookup(conversation, name string) (Record, error)
 	// ByID returns a file by ID, live or deleted.
 	ByID(id string) (Record, error)
+	// IsFolder reports whether live files lie below name (name + "/" is
+	// a prefix of one), as this transaction sees it: a change asks here,
+	// never through the Index, so that it needs no second connection
+	// while it holds its transaction.
+	IsFolder(conversation, name string) (bool, error)
 	// Usage returns what a conversation holds, this transaction's changes
 	// included.
 	Usage(conversation string) (Usage, error)

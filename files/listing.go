@@ -1,7 +1,6 @@
 package files
 
 import (
-	"context"
 	"errors"
 	"sort"
 	"strings"
@@ -18,7 +17,7 @@ func (sp *Space) List() ([]Info, error) {
 		}
 		return out, err
 	}
-	err := sp.blobs.List(context.Background(), sp.id, "", func(b BlobInfo) error {
+	err := sp.blobs.List(sp.context(), sp.id, "", func(b BlobInfo) error {
 		out = append(out, Info{Name: b.Path, Size: b.Size, ModTime: b.ModTime})
 		return nil
 	})
@@ -43,7 +42,7 @@ func (sp *Space) Summary() (ConversationInfo, error) {
 		}
 		return info, err
 	}
-	err := sp.blobs.List(context.Background(), sp.id, "", func(b BlobInfo) error {
+	err := sp.blobs.List(sp.context(), sp.id, "", func(b BlobInfo) error {
 		info.Files++
 		info.Bytes += b.Size
 		if b.ModTime.After(info.Modified) {
@@ -78,7 +77,7 @@ func (sp *Space) ReadDir(dir string) ([]DirEntry, error) {
 	if sp.objects {
 		return sp.readDirObjects(dir)
 	}
-	ctx := context.Background()
+	ctx := sp.context()
 	if dir != "." {
 		_, err := sp.blobs.Stat(ctx, sp.key(dir))
 		switch {
@@ -115,7 +114,7 @@ func (sp *Space) ReadDir(dir string) ([]DirEntry, error) {
 // the index's names and sizes alone when there is one.
 func (sp *Space) Sizes(prefix string, each func(name string, size int64)) error {
 	if sp.indexed() {
-		return sp.opts.Index.Sizes(context.Background(), sp.id, prefix, each)
+		return sp.opts.Index.Sizes(sp.context(), sp.id, prefix, each)
 	}
 	all, err := sp.List()
 	for _, fi := range all {

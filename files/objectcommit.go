@@ -9,6 +9,12 @@ import "context"
 // leaves it to the garbage collector. The content the row named before
 // becomes a version without a copy (its object is the version's), or is
 // dropped after the commit.
+//
+// The commit is the point of no return: the object is removed here only
+// when the change itself was refused, which rolls its transaction back.
+// When the transaction fails or its outcome is unknown (a connection lost
+// during the commit, which may well have committed), the object stays, and
+// the garbage collector removes it if no row names it.
 func (sp *Space) commitObject(ctx context.Context, bw BlobWriter, rec Record, noReplace bool, expect *stamp, reserved int64) (Record, int64, error) {
 	const op = "write"
 	name := rec.Name
@@ -18,7 +24,9 @@ func (sp *Space) commitObject(ctx context.Context, bw BlobWriter, rec Record, no
 	}
 	rec.Blob = obj.Path
 	replaced := int64(-1)
-	t, err := sp.update(ctx, op, name, func(t *txn) error {
+	refused := false
+	t, err := sp.update(ctx, op, name, func(t *txn) (err error) {
+		defer func() { refused = err != nil }()
 		prev, known := t.lookup(name)
 		if expect != nil && !expect.matches(rowStat(prev, known, name)) {
 			return errChanged(name)
@@ -43,7 +51,9 @@ func (sp *Space) commitObject(ctx context.Context, bw BlobWriter, rec Record, no
 		return nil
 	})
 	if err != nil {
-		sp.blobs.Delete(context.WithoutCancel(ctx), obj)
+		if refused {
+			sp.blobs.Delete(context.WithoutCancel(ctx), obj)
+		}
 		return rec, -1, err
 	}
 	return t.record, replaced, nil
@@ -53,7 +63,7 @@ func (sp *Space) commitObject(ctx context.Context, bw BlobWriter, rec Record, no
 func (t *txn) removeObject(op, name string) error {
 	rec, known := t.lookup(name)
 	if !known {
-		_, err := t.sp.objectRecord(t.ctx, op, name)
+		_, err := t.objectRecord(op, name)
 		return err
 	}
 	return t.change(op, Change{Type: FileDeleted, Record: rec, Kept: t.replacedBy(rec, "delete")})
@@ -66,7 +76,7 @@ func (t *txn) renameObject(from, to string, noReplace bool) (Info, error) {
 	sp := t.sp
 	src, known := t.lookup(from)
 	if !known {
-		_, err := sp.objectRecord(t.ctx, op, from)
+		_, err := t.objectRecord(op, from)
 		return Info{}, err
 	}
 	replaced := int64(-1)

@@ -34,20 +34,36 @@ func objectInfo(rec Record) BlobInfo {
 func (sp *Space) versionKey(v Version) BlobKey { return versionBlobKey(sp.id, v) }
 
 // objectRecord returns the live row of name, or why there is none: not
-// found, or a folder (other files lie below it).
+// found, or a folder (other files lie below it), as of the last commit.
 func (sp *Space) objectRecord(ctx context.Context, op, name string) (Record, error) {
-	rec, err := sp.opts.Index.Lookup(ctx, sp.id, name)
+	return findRow(op, name,
+		func() (Record, error) { return sp.opts.Index.Lookup(ctx, sp.id, name) },
+		func() (bool, error) { return sp.isFolder(ctx, name) })
+}
+
+// objectRecord is Space.objectRecord as the change's own transaction sees
+// it: a change holding a transaction never asks the Index, whose pool may
+// have no connection left to give it until that transaction ends.
+func (t *txn) objectRecord(op, name string) (Record, error) {
+	return findRow(op, name,
+		func() (Record, error) { return t.tx.Lookup(t.sp.id, name) },
+		func() (bool, error) { return t.tx.IsFolder(t.sp.id, name) })
+}
+
+// findRow returns the row lookup finds, or why there is none.
+func findRow(op, name string, lookup func() (Record, error), isFolder func() (bool, error)) (Record, error) {
+	rec, err := lookup()
 	if err == nil {
 		return rec, nil
 	}
 	if KindOf(err) != KindNotFound {
 		return Record{}, relabel(op, err)
 	}
-	if folder, err := sp.isFolder(ctx, name); err != nil || folder {
+	if folder, err := isFolder(); err != nil || folder {
 		if err == nil {
 			err = E(op, KindConflict, name, "is a folder, not a file", ErrIsFolder)
 		}
-		return Record{}, err
+		return Record{}, relabelErr(op, err)
 	}
 	return Record{}, notFound(op, name)
 }
@@ -89,8 +105,7 @@ func relabelErr(op string, err error) error {
 // file: an object store could hold both, a folder cannot, and every store
 // answers the same.
 func (t *txn) checkPlace(op, name string) error {
-	sp := t.sp
-	if folder, err := sp.isFolder(t.ctx, name); err != nil || folder {
+	if folder, err := t.tx.IsFolder(t.sp.id, name); err != nil || folder {
 		if err == nil {
 			err = E(op, KindConflict, name, "is a folder; choose another name", ErrIsFolder)
 		}

@@ -36,7 +36,7 @@ func (s *Store) removeObjects(ctx context.Context, q *quota, id string) error {
 
 // listObjects is List in an object store: the index's rows.
 func (sp *Space) listObjects(prefix string) ([]Record, error) {
-	recs, _, err := sp.opts.Index.List(context.Background(), sp.id, ListQuery{Prefix: prefix})
+	recs, _, err := sp.opts.Index.List(sp.context(), sp.id, ListQuery{Prefix: prefix})
 	return recs, relabelErr("list", err)
 }
 
@@ -45,7 +45,7 @@ func (sp *Space) readDirObjects(dir string) ([]DirEntry, error) {
 	const op = "list"
 	prefix := ""
 	if dir != "." {
-		if _, err := sp.opts.Index.Lookup(context.Background(), sp.id, dir); err == nil {
+		if _, err := sp.opts.Index.Lookup(sp.context(), sp.id, dir); err == nil {
 			return nil, E(op, KindConflict, dir, "is not a folder", nil)
 		}
 		prefix = dir + "/"

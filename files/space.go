@@ -26,6 +26,9 @@ type Space struct {
 	// close releases what the Space holds (a standalone folder's handle).
 	close func() error
 
+	// base is the context of the request the Space serves (see Bind).
+	base context.Context
+
 	lineCache *lineCache // shared by the Spaces of one Store
 	names     *nameLocks // likewise
 	commits   *committer // likewise; nil without an index
@@ -42,6 +45,24 @@ type Info struct {
 	// Replaced is set by writes only: the size of the file the write
 	// replaced, or -1 when it created the file.
 	Replaced int64 `json:"-"`
+}
+
+// Bind makes ctx bound the operations of the Space that take no context
+// of their own (reads, listings, renames, removals), as the others are
+// bound by theirs: once the request the Space serves ends or passes its
+// deadline, they stop waiting for the index or the blobs. A change that
+// was sent to be committed still commits (see Index.Update). It returns sp.
+func (sp *Space) Bind(ctx context.Context) *Space {
+	sp.base = ctx
+	return sp
+}
+
+// context is what bounds an operation that takes no context (see Bind).
+func (sp *Space) context() context.Context {
+	if sp.base != nil {
+		return sp.base
+	}
+	return context.Background()
 }
 
 // ID returns the conversation ID, or "" for a standalone folder.
@@ -93,7 +114,7 @@ func (sp *Space) loadUsage(ctx context.Context) error {
 // indexedUsage is what the index says the conversation holds: one row,
 // shared by every process on the data folder.
 func (sp *Space) indexedUsage() (int64, error) {
-	u, err := sp.opts.Index.Usage(context.Background(), sp.id)
+	u, err := sp.opts.Index.Usage(sp.context(), sp.id)
 	return u.Bytes, err
 }
 
@@ -105,13 +126,13 @@ func (sp *Space) Stat(name string) (Info, error) {
 		return Info{}, err
 	}
 	if sp.objects {
-		rec, err := sp.objectRecord(context.Background(), op, name)
+		rec, err := sp.objectRecord(sp.context(), op, name)
 		if err != nil {
 			return Info{}, err
 		}
 		return Info{ID: rec.ID, Name: name, Size: rec.Size, ModTime: rec.Modified}, nil
 	}
-	b, err := sp.blobs.Stat(context.Background(), sp.key(name))
+	b, err := sp.blobs.Stat(sp.context(), sp.key(name))
 	if err != nil {
 		return Info{}, relabel(op, err)
 	}
@@ -127,7 +148,7 @@ func (sp *Space) Open(name string) (Blob, Info, error) {
 	if err != nil {
 		return nil, Info{}, err
 	}
-	b, err := sp.openBlob(context.Background(), op, name)
+	b, err := sp.openBlob(sp.context(), op, name)
 	if err != nil {
 		return nil, Info{}, err
 	}
@@ -163,7 +184,7 @@ func (sp *Space) Remove(name string) error {
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
+	ctx := sp.context()
 	_, err = sp.update(ctx, op, name, func(t *txn) error {
 		if sp.objects {
 			return t.removeObject(op, name)
@@ -190,9 +211,15 @@ func (sp *Space) Remove(name string) error {
 		if err := t.change(op, c); err != nil {
 			return err
 		}
-		if keep {
-			err = sp.blobs.Move(ctx, sp.key(name), sp.key(versionPath(rec.ID, rec.Version)), false)
-		} else {
+		version := sp.key(versionPath(rec.ID, rec.Version))
+		switch {
+		case keep:
+			if err = sp.blobs.Move(ctx, sp.key(name), version, false); err == nil {
+				t.onUndo(func(ctx context.Context) error { return sp.blobs.Move(ctx, version, sp.key(name), false) })
+			}
+		case t.tx != nil: // removed once the index has recorded it
+			err = t.setAside(sp.key(name))
+		default:
 			err = sp.blobs.Delete(ctx, sp.key(name))
 		}
 		if err != nil {

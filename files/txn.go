@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+
+	"github.com/google/uuid"
 )
 
 // txn is one change to a Space's files while it commits. It holds the
@@ -23,19 +25,26 @@ type txn struct {
 	events  []Event
 	pruned  []Version
 	after   int64 // the conversation's usage once committed (indexed only)
-	applied bool  // the disk already changed: past this, the change happened
+	applied bool  // the disk already changed: undo puts it back
 	// drop lists objects no row names once the change commits (an
 	// object store's replaced content that is not kept).
 	drop []string
+	// undo lists, oldest first, how to put back what the change did to
+	// the blobs inside its transaction: when the transaction does not
+	// commit they run newest first, so a change the index could not
+	// record is not on disk either (acknowledged means recorded).
+	undo []func(context.Context) error
+	// aside lists blobs set aside for undo (see setAside), removed once
+	// the change commits.
+	aside []BlobKey
 }
 
 // update runs fn as one txn. Without an index, fn runs under the
 // conversation's lock alone. With one, fn joins a group commit (see
 // committer): it runs under the conversation's lock inside an index
-// transaction that it may share with concurrent changes. Once fn has
-// changed the blobs (and set t.applied), a failure of the index to commit
-// is logged, not returned: the bytes are where the caller put them, the
-// blobs are the truth, and the next start-up reconciles the index.
+// transaction that it may share with concurrent changes. A transaction
+// that fails to commit after fn changed the blobs has what fn did undone
+// (see txn.undo) and its error returned: success means recorded.
 func (sp *Space) update(ctx context.Context, op, name string, fn func(t *txn) error) (*txn, error) {
 	if sp.indexed() {
 		g := sp.commits
@@ -124,6 +133,39 @@ func (t *txn) change(op string, c Change) error {
 	return nil
 }
 
+// onUndo records how to put back a change fn has just made to the blobs.
+func (t *txn) onUndo(undo func(context.Context) error) {
+	t.undo = append(t.undo, undo)
+}
+
+// setAside moves the blob at key out of sight, to a reserved name that
+// the change removes once it commits, or moves back if it does not: a
+// deletion or replacement that can be undone until the commit. A crash
+// in between leaves the reserved name to the next start-up's sweep.
+func (t *txn) setAside(key BlobKey) error {
+	aside := BlobKey{Conversation: key.Conversation, Path: ReservedPrefix + "trash-" + uuid.NewString()}
+	if err := t.sp.blobs.Move(t.ctx, key, aside, false); err != nil {
+		return err
+	}
+	t.aside = append(t.aside, aside)
+	t.onUndo(func(ctx context.Context) error { return t.sp.blobs.Move(ctx, aside, key, false) })
+	return nil
+}
+
+// rollback undoes, newest first, what the change did to the blobs. It
+// stops at the first undo that fails and returns its error: the disk then
+// differs from the index, which the next start-up reconciles.
+func (t *txn) rollback() error {
+	ctx := context.WithoutCancel(t.ctx)
+	for i := len(t.undo) - 1; i >= 0; i-- {
+		if err := t.undo[i](ctx); err != nil {
+			return err
+		}
+	}
+	t.undo = nil
+	return nil
+}
+
 // finish has the bytes of pruned versions removed and publishes the
 // events. It runs under the conversation's lock, after the transaction.
 func (t *txn) finish() {
@@ -132,6 +174,9 @@ func (t *txn) finish() {
 	}
 	for _, obj := range t.drop {
 		t.sp.reaper.remove(t.sp.blobs, t.sp.key(obj))
+	}
+	for _, key := range t.aside {
+		t.sp.reaper.remove(t.sp.blobs, key)
 	}
 	for _, ev := range t.events {
 		t.sp.opts.Bus.Publish(ev)

@@ -29,7 +29,7 @@ func (sp *Space) Record(idOrName string) (Record, error) {
 	if err != nil {
 		return Record{}, err
 	}
-	rec, err := sp.opts.Index.Lookup(context.Background(), sp.id, name)
+	rec, err := sp.opts.Index.Lookup(sp.context(), sp.id, name)
 	if KindOf(err) == KindNotFound {
 		return Record{}, notFound(op, name)
 	}
@@ -46,7 +46,7 @@ func (sp *Space) Versions(idOrName string) ([]Version, error) {
 	if !sp.indexed() {
 		return []Version{}, nil
 	}
-	return sp.opts.Index.Versions(context.Background(), rec.ID)
+	return sp.opts.Index.Versions(sp.context(), rec.ID)
 }
 
 // OpenVersion opens version n of the file with the given ID for reading.
@@ -57,7 +57,7 @@ func (sp *Space) OpenVersion(id string, n int) (Blob, Version, error) {
 	if err != nil {
 		return nil, Version{}, err
 	}
-	f, err := sp.blobs.Open(context.Background(), sp.versionKey(v))
+	f, err := sp.blobs.Open(sp.context(), sp.versionKey(v))
 	if err != nil {
 		if KindOf(err) == KindNotFound {
 			return nil, Version{}, E(op, KindNotFound, v.Name, "the bytes of this version are gone", nil)
@@ -119,7 +119,7 @@ func (sp *Space) Find(q ListQuery) ([]Record, int, error) {
 		}
 	}
 	if sp.indexed() {
-		return sp.opts.Index.List(context.Background(), sp.id, q)
+		return sp.opts.Index.List(sp.context(), sp.id, q)
 	}
 	if q.Deleted { // a folder without an index keeps no deleted files
 		return []Record{}, 0, nil

@@ -69,7 +69,11 @@ func (s *Server) open(ctx context.Context, conv string, need auth.Scope) (*files
 	if err := ops.Authorize(ctx, conv, need); err != nil {
 		return nil, err
 	}
-	return s.store.Space(conv)
+	sp, err := s.store.Space(conv)
+	if err != nil {
+		return nil, err
+	}
+	return sp.Bind(ctx), nil
 }
 
 // reaches reports whether the request's principal reaches conv, for the

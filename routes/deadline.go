@@ -1,10 +1,12 @@
 package routes
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -49,3 +51,40 @@ func (g *stallGuard) Read(p []byte) (int, error) {
 }
 
 func (g *stallGuard) Close() error { return g.body.Close() }
+
+// DefaultRequestTimeout is the server's own deadline for a request that
+// neither streams (event streams, uploads, downloads) nor runs a script:
+// past it, whatever the request still waits for (the index, the object
+// store, a lock) gives up and the client is told 503 with Retry-After.
+const DefaultRequestTimeout = 60 * time.Second
+
+// runGrace is how long a request that runs a script may take beyond the
+// longest timeout a run may ask for: compiling, queuing for a worker and
+// answering.
+const runGrace = 30 * time.Second
+
+// deadlineOf is the server's deadline for r, or 0 for a request that
+// streams for as long as its client reads or sends (a stall, not a
+// length, is what ends those; see stallGuard).
+func (s *Server) deadlineOf(r *http.Request) time.Duration {
+	p := r.URL.Path
+	switch {
+	case p == "/api/events", p == "/api/files/upload", strings.HasPrefix(p, "/files/"),
+		strings.HasPrefix(p, "/api/files/") && (strings.HasSuffix(p, "/download") || strings.HasSuffix(p, "/view")),
+		p == "/mcp" && r.Method != http.MethodPost:
+		return 0
+	case p == "/execute", p == "/mcp":
+		return MaxTimeoutMS*time.Millisecond + runGrace
+	}
+	return s.requestTimeout
+}
+
+// withDeadline gives r the server's deadline for it (see deadlineOf).
+func (s *Server) withDeadline(r *http.Request) (*http.Request, context.CancelFunc) {
+	d := s.deadlineOf(r)
+	if d <= 0 {
+		return r, func() {}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), d)
+	return r.WithContext(ctx), cancel
+}

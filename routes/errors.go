@@ -48,9 +48,16 @@ func statusOf(kind files.Kind) (int, string) {
 		return http.StatusInsufficientStorage, "StorageFullError"
 	case files.KindUnauthenticated:
 		return http.StatusUnauthorized, "AuthenticationError"
+	case files.KindUnavailable:
+		return http.StatusServiceUnavailable, "UnavailableError"
 	}
 	return http.StatusInternalServerError, "InternalError"
 }
+
+// retryAfterUnavailable is the Retry-After of an UnavailableError, in
+// seconds: long enough for a restarted database or object store to come
+// back, short enough that a client does not wait on a store that is fine.
+const retryAfterUnavailable = "2"
 
 // writeError answers err as a JSON envelope. Internal errors are logged
 // with their cause and shown to the client only as "internal error".
@@ -63,20 +70,29 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 			Message: "the request body stopped arriving: a body may not stall for more than " + DefaultBodyIdle.String() + " at a time"}})
 		return
 	}
-	if r.Context().Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+	if errors.Is(r.Context().Err(), context.Canceled) && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		// The client went away while it waited: nobody reads an answer,
-		// and nothing failed here.
+		// and nothing failed here. (Past the server's own deadline the
+		// context ends with DeadlineExceeded instead, and the client,
+		// still there, is told to retry.)
 		return
 	}
 	kind := files.KindOf(err)
+	if kind == files.KindInternal && errors.Is(err, context.DeadlineExceeded) {
+		err, kind = files.Unavailable("request", "", "the server could not finish this in time", err), files.KindUnavailable
+	}
 	status, typ := statusOf(kind)
 	body := &errorBody{Type: typ, Message: files.MessageOf(err)}
 	var fe *files.Error
 	if errors.As(err, &fe) && kind != files.KindInternal && fe.Name != "" {
 		body.Details = map[string]any{"name": fe.Name, "reason": kind.String()}
 	}
-	if kind == files.KindInternal {
+	switch kind {
+	case files.KindInternal:
 		log.Error("request failed", "method", r.Method, "path", r.URL.EscapedPath(), "err", err)
+	case files.KindUnavailable:
+		log.Warn("store unavailable", "method", r.Method, "path", r.URL.EscapedPath(), "err", err)
+		w.Header().Set("Retry-After", retryAfterUnavailable)
 	}
 	writeJSON(w, status, envelope{Error: body})
 }

@@ -56,6 +56,9 @@ type Config struct {
 	ActiveRuns func() int64
 	// BodyIdle is how long a request body may stall (DefaultBodyIdle).
 	BodyIdle time.Duration
+	// RequestTimeout is the server's deadline for a request that neither
+	// streams nor runs a script (DefaultRequestTimeout).
+	RequestTimeout time.Duration
 	// Access is which hosts and other origins are served (see Access); it
 	// must pass Access.Validate, or New panics.
 	Access Access
@@ -89,7 +92,9 @@ type Server struct {
 	limits  *limits
 	guard   *originGuard
 	idle    time.Duration
-	health  func() map[string]any
+	// requestTimeout is Config.RequestTimeout.
+	requestTimeout time.Duration
+	health         func() map[string]any
 	// activeRuns and started feed /health; running counts this server's
 	// own /execute runs, for when nothing counts them all.
 	activeRuns func() int64
@@ -143,6 +148,10 @@ func New(cfg Config) *Server {
 	s.idle = cfg.BodyIdle
 	if s.idle <= 0 {
 		s.idle = DefaultBodyIdle
+	}
+	s.requestTimeout = cfg.RequestTimeout
+	if s.requestTimeout <= 0 {
+		s.requestTimeout = DefaultRequestTimeout
 	}
 	r := mux.NewRouter()
 	// Names are matched as they were sent, percent-encoded, and decoded once
@@ -209,6 +218,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	guardBody(w, r, s.idle)
+	r, cancel := s.withDeadline(r)
+	defer cancel()
 	// Links are the hottest route: dispatch them before the router, whose
 	// matching runs a regexp per route.
 	if strings.HasPrefix(r.URL.Path, "/files/") {

@@ -20,6 +20,7 @@ var errorNames = map[files.Kind]string{
 	files.KindCancelled:       "CancelledError",
 	files.KindNoSpace:         "StorageFullError",
 	files.KindUnauthenticated: "AuthenticationError",
+	files.KindUnavailable:     "UnavailableError",
 }
 
 // throw raises a JS error of the given name. It panics, which goja turns

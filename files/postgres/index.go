@@ -145,13 +145,3 @@ func fromNanos(n int64) time.Time {
 	return time.Unix(0, n).UTC()
 }
 
-// wrap turns a database error into a files.Error of kind Internal.
-func wrap(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if files.KindOf(err) != files.KindInternal {
-		return err
-	}
-	return files.E(op, files.KindInternal, "", "the metadata index failed", err)
-}

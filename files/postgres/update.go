@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"time"
 
 	"convfiles/files"
 
@@ -45,11 +46,35 @@ func (ix *Index) UpdateBatch(ctx context.Context, fns []func(files.Tx) error) ([
 // each other, on this replica or another.
 func (ix *Index) ConcurrentCommits() bool { return true }
 
-// inTx runs fn in a transaction; an error or a panic rolls it back.
-func (ix *Index) inTx(ctx context.Context, fn func(*writeTx) error) error {
-	return pgx.BeginFunc(ctx, ix.pool, func(tx pgx.Tx) error {
-		return fn(&writeTx{ix: ix, ctx: ctx, tx: tx})
-	})
+// commitTimeout bounds a commit, which runs apart from its caller's
+// cancellation (see inTx).
+const commitTimeout = 30 * time.Second
+
+// inTx runs fn in a transaction; an error or a panic rolls it back. The
+// commit itself is not cancelled with ctx: a client that goes away after
+// its change was sent to be committed cannot turn a commit that happened
+// into one its caller believes did not (pgx closes the connection of a
+// cancelled query, and the server may have committed all the same).
+func (ix *Index) inTx(ctx context.Context, fn func(*writeTx) error) (err error) {
+	tx, err := ix.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if !done {
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
+			tx.Rollback(rctx)
+			cancel()
+		}
+	}()
+	if err := fn(&writeTx{ix: ix, ctx: ctx, tx: tx}); err != nil {
+		return err
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
+	defer cancel()
+	done = true
+	return tx.Commit(cctx)
 }
 
 // writeTx is the files.Tx of one Update.
@@ -96,6 +121,18 @@ func (t *writeTx) ByID(id string) (files.Record, error) {
 		return files.Record{}, wrap("find", err)
 	}
 	return byID(t.ctx, t.tx, id)
+}
+
+// IsFolder looks for one live name below name, under the conversation's
+// lock like every read of a change.
+func (t *writeTx) IsFolder(conversation, name string) (bool, error) {
+	if err := t.lock(conversation); err != nil {
+		return false, wrap("find", err)
+	}
+	var folder bool
+	err := t.tx.QueryRow(t.ctx, `SELECT EXISTS (SELECT 1 FROM files WHERE conversation = $1 AND deleted_on IS NULL
+		AND starts_with(name, $2))`, conversation, name+"/").Scan(&folder)
+	return folder, wrap("find", err)
 }
 
 func (t *writeTx) Usage(conversation string) (files.Usage, error) {

@@ -13,11 +13,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"path"
 	"strings"
+	"syscall"
 
 	"convfiles/files"
 
@@ -246,8 +250,8 @@ func (b *Blobs) Copy(ctx context.Context, src, dst files.BlobKey) error {
 // a taken dst is refused first.
 func (b *Blobs) Move(ctx context.Context, src, dst files.BlobKey, noReplace bool) error {
 	if noReplace {
-		if _, err := b.Stat(ctx, dst); err == nil || files.KindOf(err) != files.KindNotFound {
-			return files.E("move", files.KindConflict, dst.Path, "a file with this name exists", nil)
+		if err := b.free(ctx, "move", dst); err != nil {
+			return err
 		}
 	}
 	if err := b.Copy(ctx, src, dst); err != nil {
@@ -270,6 +274,21 @@ func (b *Blobs) Delete(ctx context.Context, key files.BlobKey) error {
 	return b.fail("delete", key.Path, err)
 }
 
+// free checks that no object is at key, for a write that must not replace
+// one: a taken key is a conflict, a store that cannot say is its own error.
+func (b *Blobs) free(ctx context.Context, op string, key files.BlobKey) error {
+	_, err := b.Stat(ctx, key)
+	switch files.KindOf(err) {
+	case files.KindNotFound:
+		return nil
+	case files.KindInternal, files.KindUnavailable, files.KindCancelled:
+		if err != nil {
+			return err
+		}
+	}
+	return files.E(op, files.KindConflict, key.Path, "a file with this name exists", fs.ErrExist)
+}
+
 // fail turns a store error into a files.Error.
 func (b *Blobs) fail(op, name string, err error) error {
 	if err == nil {
@@ -285,8 +304,30 @@ func (b *Blobs) fail(op, name string, err error) error {
 		return files.E(op, files.KindNotFound, name, "no such file", err)
 	case minio.ToErrorResponse(err).StatusCode == http.StatusPreconditionFailed:
 		return files.E(op, files.KindConflict, name, "the object changed or exists", err)
+	case unreachable(err):
+		// The key is the store's, not the caller's: it is not named.
+		return files.Unavailable(op, "", "the object store cannot be reached or is busy", err)
 	}
 	return files.E(op, files.KindInternal, name, "the object store failed", err)
+}
+
+// unreachable reports whether err says the store could not be asked (no
+// connection, a connection lost, a timeout) or answered that it cannot
+// serve now (500, 502, 503 SlowDown, 504): nothing a retry later cannot fix.
+func unreachable(err error) bool {
+	var netErr net.Error
+	var urlErr *url.Error
+	if errors.As(err, &netErr) || errors.As(err, &urlErr) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	switch r := minio.ToErrorResponse(err); {
+	case r.StatusCode >= 500:
+		return true
+	case r.Code == "SlowDown" || r.Code == "ServiceUnavailable" || r.Code == "InternalError" || r.Code == "RequestTimeout":
+		return true
+	}
+	return false
 }
 
 func isNotFound(err error) bool {

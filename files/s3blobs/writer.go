@@ -72,8 +72,8 @@ func (w *writer) Put(ctx context.Context, key files.BlobKey, noReplace bool) err
 	opts := minio.PutObjectOptions{PartSize: w.b.cfg.PartSize, NumThreads: 2, ContentType: "application/octet-stream",
 		UserMetadata: map[string]string{tagKey: newTag()}}
 	if noReplace {
-		if _, err := w.b.Stat(ctx, key); err == nil || files.KindOf(err) != files.KindNotFound {
-			return files.E("write", files.KindConflict, key.Path, "a file with this name exists", nil)
+		if err := w.b.free(ctx, "write", key); err != nil {
+			return err
 		}
 		opts.SetMatchETagExcept("*")
 	}

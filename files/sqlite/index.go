@@ -8,6 +8,7 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -16,12 +17,14 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"convfiles/files"
 
 	"github.com/google/uuid"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 //go:embed migrations/*.sql
@@ -154,13 +157,27 @@ func parseStamp(s string) time.Time {
 	return t
 }
 
-// wrap turns a database error into a files.Error of kind Internal.
+// wrap turns a database error into a files.Error: a full disk is
+// KindNoSpace, a database another process holds past the busy timeout
+// KindUnavailable, the rest KindInternal.
 func wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
 	if files.KindOf(err) != files.KindInternal {
 		return err
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff { // the primary code of an extended one
+		case sqlite3.SQLITE_FULL:
+			return files.E(op, files.KindNoSpace, "", "the server's disk is full; nothing was changed", err)
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+			return files.Unavailable(op, "", "the metadata index is busy", err)
+		}
+	}
+	if errors.Is(err, syscall.ENOSPC) {
+		return files.E(op, files.KindNoSpace, "", "the server's disk is full; nothing was changed", err)
 	}
 	return files.E(op, files.KindInternal, "", "the metadata index failed", err)
 }

@@ -66,6 +66,19 @@ func (t *writeTx) ByID(id string) (files.Record, error) { return byID(t.tx, id) 
 
 func (t *writeTx) Usage(conversation string) (files.Usage, error) { return usage(t.tx, conversation) }
 
+// IsFolder looks for one live name in the range of names below name,
+// which the index on (conversation, name) walks.
+func (t *writeTx) IsFolder(conversation, name string) (bool, error) {
+	prefix := name + "/"
+	var one int
+	err := t.tx.QueryRow(`SELECT 1 FROM files WHERE conversation = ? AND name >= ? AND name < ? AND deleted_on IS NULL LIMIT 1`,
+		conversation, prefix, prefixEnd(prefix)).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, wrap("find", err)
+}
+
 // AllowanceUsage adds up the usage rows of the allowance's conversations:
 // a range of the primary key for a tenant. SQLite has one writer at a
 // time, so the write transaction is the lock.

@@ -17,7 +17,7 @@ import (
 // An internal failure is logged with its cause, as REST logs it.
 func (s *Server) toolError(tool string, err error) error {
 	kind := files.KindOf(err)
-	if kind == files.KindCancelled || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if kind == files.KindCancelled || kind != files.KindUnavailable && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		return fmt.Errorf("%s: the call was cancelled before it finished; nothing was changed", tool)
 	}
 	msg := files.MessageOf(err)
@@ -28,6 +28,8 @@ func (s *Server) toolError(tool string, err error) error {
 		msg += "; choose another name, pass replace: true to file_copy or file_rename, or use file_write_text to replace the file's content"
 	case kind == files.KindNoSpace:
 		msg += "; tell the user: the server needs disk space before anything can be written"
+	case kind == files.KindUnavailable:
+		s.log.Warn("tool: store unavailable", "tool", tool, "err", err)
 	case kind == files.KindInternal:
 		s.log.Error("tool failed", "tool", tool, "err", err)
 		msg = "the server failed to do this; try again, and tell the user if it keeps failing"
