@@ -72,3 +72,112 @@ func TestFullDiskIsItsOwnError(t *testing.T) {
 		t.Errorf("a small write after the failures: %d %s", code, jsonOf(out))
 	}
 }
+
+// fillDisk writes to a file at path until the disk is full, and returns
+// how to free the space again.
+func fillDisk(t *testing.T, path string) (free func()) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := bytes.Repeat([]byte{'x'}, 4096)
+	for {
+		if _, err := f.Write(block); err != nil {
+			break
+		}
+	}
+	f.Close()
+	return func() { os.Remove(path) }
+}
+
+// TestFullDiskChangesAreRecordedOrRefused renames, deletes and moves a
+// folder with the whole data folder (files and index) on a full disk: an
+// answer of success must mean the index recorded it, and a refusal must
+// leave the files as they were. After a restart, every file has its ID
+// and its versions.
+func TestFullDiskChangesAreRecordedOrRefused(t *testing.T) {
+	dir := t.TempDir()
+	mountSmallDisk(t, dir, "4m")
+	addr, stop := startServe(t, dir, func(c *Config) { c.RateLimit = RateLimitConfig{} })
+	h := &hostileServer{t: t, base: "http://" + addr}
+	op := func(name string, args map[string]any) (int, map[string]any) {
+		return h.post("/api/conversations/disk/ops/"+name, jsonOf(args))
+	}
+	for _, w := range []struct{ name, text string }{{"a.txt", "a one\n"}, {"a.txt", "a two\n"}, {"b.txt", "b one\n"},
+		{"b.txt", "b two\n"}, {"dir/c.txt", "c one\n"}} {
+		if code, out := op("write_text", map[string]any{"id": w.name, "content": w.text}); code != 200 {
+			t.Fatalf("write %s: %d %s", w.name, code, jsonOf(out))
+		}
+	}
+	ids := map[string]string{}
+	for _, name := range []string{"a.txt", "b.txt", "dir/c.txt"} {
+		_, out := op("info", map[string]any{"id": name})
+		ids[name], _ = out["result"].(map[string]any)["id"].(string)
+	}
+
+	// listed reports whether the index lists name: what every listing,
+	// the page and the other replicas see.
+	listed := func(name string) bool {
+		_, out := op("list", map[string]any{})
+		files, _ := out["result"].(map[string]any)["files"].([]any)
+		for _, f := range files {
+			if f.(map[string]any)["name"] == name {
+				return true
+			}
+		}
+		return false
+	}
+	free := fillDisk(t, filepath.Join(dir, "filler"))
+	refused := map[string]bool{}
+	for _, c := range []struct {
+		op   string
+		args map[string]any
+		gone string
+	}{
+		{"rename", map[string]any{"id": "a.txt", "new_name": "renamed.txt"}, "a.txt"},
+		{"delete", map[string]any{"id": "b.txt"}, "b.txt"},
+		{"move_folder", map[string]any{"path": "dir", "new_path": "moved"}, "dir/c.txt"},
+	} {
+		code, out := op(c.op, c.args)
+		still := listed(c.gone)
+		switch e, _ := out["error"].(map[string]any); {
+		case code == 200 && still:
+			t.Errorf("%s answered success on a full disk, and %s is still listed: acknowledged, not recorded", c.op, c.gone)
+		case code != 200 && (code != 507 || e["type"] != "StorageFullError"):
+			t.Errorf("%s on a full disk: %d %s, want 507 StorageFullError", c.op, code, jsonOf(out))
+		case code != 200 && !still:
+			t.Errorf("%s was refused on a full disk, but %s is gone", c.op, c.gone)
+		case code != 200:
+			refused[c.gone] = true
+		}
+	}
+	t.Logf("refused on a full disk: %v", refused)
+	if len(refused) == 0 {
+		t.Error("the full disk refused nothing: the index found room, so this test did not test its refusal")
+	}
+	for name := range refused {
+		if code, out := op("read_text", map[string]any{"id": name}); code != 200 {
+			t.Errorf("%s after its refused change: %d %s", name, code, jsonOf(out))
+		}
+	}
+	free()
+	stop()
+
+	addr, stop = startServe(t, dir, func(c *Config) { c.RateLimit = RateLimitConfig{} })
+	defer stop()
+	h.base = "http://" + addr
+	for name := range refused {
+		_, out := op("info", map[string]any{"id": name})
+		if got, _ := out["result"].(map[string]any)["id"].(string); got != ids[name] {
+			t.Errorf("after a restart %s has the ID %q, was %q", name, got, ids[name])
+		}
+	}
+	for _, name := range []string{"a.txt", "b.txt"} {
+		_, out := op("versions", map[string]any{"id": ids[name]})
+		vs, _ := out["result"].(map[string]any)["versions"].([]any)
+		if !refused[name] && len(vs) < 1 || refused[name] && len(vs) != 1 {
+			t.Errorf("after a restart %s has the versions %s", name, jsonOf(out))
+		}
+	}
+}
