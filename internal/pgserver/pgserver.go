@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -30,6 +31,7 @@ type Server struct {
 	cmd  *exec.Cmd
 	done chan error
 	log  *os.File
+	stop sync.Once
 }
 
 // Options tunes a Server.
@@ -146,10 +148,15 @@ func (s *Server) Log() string {
 	return lastLines(string(b), 20)
 }
 
-// Stop shuts the server down (fast shutdown) and removes its folder.
+// Stop shuts the server down (fast shutdown) and removes its folder. A
+// second Stop does nothing.
 func (s *Server) Stop() error {
-	s.stopProcess()
-	return os.RemoveAll(s.dir)
+	var err error
+	s.stop.Do(func() {
+		s.stopProcess()
+		err = os.RemoveAll(s.dir)
+	})
+	return err
 }
 
 func (s *Server) stopProcess() {

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -36,6 +37,7 @@ type Server struct {
 	port int
 	cmd  *exec.Cmd
 	done chan error
+	stop sync.Once
 }
 
 // Start runs a gateway over a new temporary folder.
@@ -120,16 +122,21 @@ func (s *Server) CreateBucket(name string) error {
 	return c.MakeBucket(ctx, name, minio.MakeBucketOptions{})
 }
 
-// Stop stops the gateway and removes its folder.
+// Stop stops the gateway and removes its folder. A second Stop does
+// nothing.
 func (s *Server) Stop() error {
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.done:
-	case <-time.After(10 * time.Second):
-		s.cmd.Process.Kill()
-		<-s.done
-	}
-	return os.RemoveAll(s.dir)
+	var err error
+	s.stop.Do(func() {
+		s.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-s.done:
+		case <-time.After(10 * time.Second):
+			s.cmd.Process.Kill()
+			<-s.done
+		}
+		err = os.RemoveAll(s.dir)
+	})
+	return err
 }
 
 // binary finds versitygw on PATH or in the Go bin folder.
