@@ -75,7 +75,8 @@ func (ix *Index) Events(ctx context.Context, conversation string, after int64, l
 // newest, both 0 when there are none.
 func (ix *Index) EventRange(ctx context.Context) (first, last int64, err error) {
 	var lo, hi *int64
-	err = ix.pool.QueryRow(ctx, `SELECT MIN(seq), MAX(seq) FROM events`).Scan(&lo, &hi)
+	// Two sub-selects, each one end of the primary key's index.
+	err = ix.pool.QueryRow(ctx, `SELECT (SELECT MIN(seq) FROM events), (SELECT MAX(seq) FROM events)`).Scan(&lo, &hi)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, 0, nil
 	}

@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -206,5 +207,34 @@ func BenchmarkReconcile100k(b *testing.B) {
 		}
 		b.ReportMetric(peak, "peak-MiB")
 		b.ReportMetric(whole, "process-peak-MiB")
+	})
+}
+
+// BenchmarkEventRange100k asks a store of 100,000 events for the oldest
+// and newest event, as every listing page and every idle follower does,
+// against the single select of MIN and MAX that it replaced (planned as
+// a scan of the whole table), run on the same file.
+func BenchmarkEventRange100k(b *testing.B) {
+	store, dir := listStore(b)
+	ix := store.Index()
+	b.Run("two-probes", func(b *testing.B) {
+		for b.Loop() {
+			if first, last, err := ix.EventRange(context.Background()); err != nil || last-first+1 < listFiles {
+				b.Fatalf("events %d to %d: %v", first, last, err)
+			}
+		}
+	})
+	b.Run("baseline-min-max-scan", func(b *testing.B) {
+		db, err := sql.Open("sqlite", "file:"+filepath.Join(filepath.Dir(filepath.Dir(dir)), "index.db")+"?mode=ro")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+		for b.Loop() {
+			var first, last int64
+			if err := db.QueryRow(`SELECT MIN(seq), MAX(seq) FROM events`).Scan(&first, &last); err != nil || last-first+1 < listFiles {
+				b.Fatalf("events %d to %d: %v", first, last, err)
+			}
+		}
 	})
 }

@@ -68,6 +68,8 @@ func (ix *Index) Events(ctx context.Context, conversation string, after int64, l
 // newest, both 0 when there are none.
 func (ix *Index) EventRange(ctx context.Context) (first, last int64, err error) {
 	var lo, hi sql.NullInt64
-	err = ix.r.QueryRowContext(ctx, `SELECT MIN(seq), MAX(seq) FROM events`).Scan(&lo, &hi)
+	// Two sub-selects are two probes of the primary key; MIN and MAX
+	// together in one select are planned as a scan of the whole table.
+	err = ix.r.QueryRowContext(ctx, `SELECT (SELECT MIN(seq) FROM events), (SELECT MAX(seq) FROM events)`).Scan(&lo, &hi)
 	return lo.Int64, hi.Int64, wrap("events", err)
 }
