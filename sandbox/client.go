@@ -18,6 +18,7 @@ import (
 // arrive as descriptors opened through the conversation's root.
 type client struct {
 	c       *conn
+	box     *mailbox   // where replies arrive in a worker; nil: read c
 	mu      sync.Mutex // one call at a time on the socket
 	id      string
 	hostDir string
@@ -45,7 +46,11 @@ func (cl *client) call(m *message) (*message, []*os.File, error) {
 	if err := cl.c.send(m); err != nil {
 		return nil, nil, err
 	}
-	r, fds, err := cl.c.recv()
+	recv := cl.c.recv
+	if cl.box != nil {
+		recv = cl.box.recv
+	}
+	r, fds, err := recv()
 	if err != nil {
 		return nil, nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -43,8 +44,8 @@ func (p *Pool) do(ctx context.Context, j *job, ops *opServer, deadline time.Dura
 	ops.ctx = jobCtx
 	timer := time.AfterFunc(deadline, func() { w.kill("timeout"); cancel() })
 	defer timer.Stop()
-	stop := context.AfterFunc(ctx, func() { w.kill("cancelled") })
-	defer stop()
+	cancelled := p.cancelOnEnd(ctx, w)
+	defer cancelled.stop()
 	if err := w.c.send(&message{Kind: kindJob, Job: j}); err != nil {
 		return nil, p.fail(w, err)
 	}
@@ -60,7 +61,7 @@ func (p *Pool) do(ctx context.Context, j *job, ops *opServer, deadline time.Dura
 			// one firing later would kill the next job's worker. One that
 			// already fired has killed this one.
 			disarmed := timer.Stop()
-			disarmed = stop() && disarmed
+			disarmed = cancelled.stop() && disarmed
 			p.release(w, disarmed && m.Result != nil && !m.Result.Retire)
 			if m.Result == nil {
 				return nil, &ended{"crash", "it answered without a result"}
@@ -77,6 +78,51 @@ func (p *Pool) do(ctx context.Context, j *job, ops *opServer, deadline time.Dura
 			return nil, p.fail(w, errors.New("sandbox: a worker sent a message out of turn"))
 		}
 	}
+}
+
+// cancelGrace is how long a worker has to end a cancelled job and answer
+// before it is killed.
+const cancelGrace = 5 * time.Second
+
+// jobCancel is the cancel of one job when its context ends (its client
+// went away): the worker is asked to end the job, and killed only if it
+// has not answered within cancelGrace.
+type jobCancel struct {
+	after func() bool
+	sent  chan struct{} // closed once the cancel was sent (or failed)
+	kill  *time.Timer
+	once  sync.Once
+	alive bool
+}
+
+// cancelOnEnd arranges the cancel of w's job when ctx ends.
+func (p *Pool) cancelOnEnd(ctx context.Context, w *proc) *jobCancel {
+	c := &jobCancel{sent: make(chan struct{})}
+	c.after = context.AfterFunc(ctx, func() {
+		defer close(c.sent)
+		if err := w.c.send(&message{Kind: kindCancel}); err != nil {
+			w.kill("cancelled")
+			return
+		}
+		c.kill = time.AfterFunc(cancelGrace, func() { w.kill("cancelled") })
+	})
+	return c
+}
+
+// stop disarms the cancel once the job is done. It reports whether the
+// worker is left alive by it: no cancel was sent, or the worker answered
+// the one sent in time.
+// A second stop reports what the first did.
+func (c *jobCancel) stop() bool {
+	c.once.Do(func() {
+		if c.after() {
+			c.alive = true
+			return
+		}
+		<-c.sent
+		c.alive = c.kill != nil && c.kill.Stop()
+	})
+	return c.alive
 }
 
 // fail retires a worker whose socket failed mid-job and says why it

@@ -17,6 +17,9 @@ const (
 	kindCall  = 'c' // worker → server: a file operation for the job
 	kindReply = 'r' // server → worker: the operation's answer
 	kindDone  = 'd' // worker → server: the job's result
+	// kindCancel, server → worker: end the job being run (its client
+	// went away) and answer it as done.
+	kindCancel = 'x'
 )
 
 // message is every message of the protocol: a job, a file operation and

@@ -75,21 +75,23 @@ func WorkerMain() int {
 		<-xcpu
 		os.Exit(exitCPU)
 	}()
-	w := &worker{c: c, cfg: cfg}
+	w := &worker{c: c, cfg: cfg, box: newMailbox(c)}
 	w.runner = runtime.New(w.runtimeConfig())
 	for {
-		m, fds, err := c.recv()
-		closeAll(fds)
+		in, err := w.box.next()
+		closeAll(in.fds)
 		if errors.Is(err, io.EOF) {
 			return 0
 		}
+		m := in.m
 		if err != nil || m.Kind != kindJob || m.Job == nil {
 			return exitProtocol
 		}
 		if err := setCPULimit(m.Job.Timeout); err != nil {
 			return exitCPU
 		}
-		res := w.do(m.Job)
+		res := w.do(in.ctx, m.Job)
+		w.box.done()
 		// Half its CPU life spent, a worker asks to be replaced, so that no
 		// job starts in one that could not finish it.
 		res.Retire = res.Retire || cpuUsed() > cfg.CPULifetime/2
@@ -101,6 +103,7 @@ func WorkerMain() int {
 
 type worker struct {
 	c      *conn
+	box    *mailbox // what the server sends, read as it comes
 	cfg    *workerConfig
 	runner *runtime.Runner
 	// links builds the links of the job being run.
@@ -111,26 +114,27 @@ func (w *worker) runtimeConfig() runtime.Config {
 	rc := w.cfg.Limits.config()
 	rc.Exclusive = true
 	rc.Contained = true
-	rc.ReadRoots = readRoots{&client{c: w.c}}
+	rc.ReadRoots = readRoots{&client{c: w.c, box: w.box}}
 	rc.Link = func(conv, name string) string { return w.links.URL(conv, name) }
 	rc.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	return rc
 }
 
-func (w *worker) do(j *job) *jobResult {
+// do runs j until it is done or ctx ends (the server cancelled it).
+func (w *worker) do(ctx context.Context, j *job) *jobResult {
 	var sp files.Ops
 	w.links = links.Links{Base: w.cfg.LinkBase}
 	if j.LinkKey != nil {
 		w.links.Sign = &links.Signer{Keys: signing.Keyring{*j.LinkKey}, Conversation: j.Conversation, TTL: j.LinkTTL}
 	}
 	if j.HasSpace {
-		sp = &client{c: w.c, id: j.Conversation, hostDir: j.HostDir}
+		sp = &client{c: w.c, box: w.box, id: j.Conversation, hostDir: j.HostDir}
 	}
 	switch j.Kind {
 	case "run":
 		lang, _ := runtime.ParseLanguage(j.Language)
 		abandoned := w.runner.Abandoned()
-		rep, _ := w.runner.Run(context.Background(), runtime.Request{Source: j.Source, Filename: j.Filename,
+		rep, _ := w.runner.Run(ctx, runtime.Request{Source: j.Source, Filename: j.Filename,
 			Language: lang, Space: sp, Timeout: j.Timeout, Env: j.Env, Session: j.Session})
 		// A run reported as timed out while Go code it called still runs
 		// leaves that code burning this worker's CPU: retire the worker.
@@ -140,7 +144,7 @@ func (w *worker) do(j *job) *jobResult {
 		return &jobResult{Diags: w.runner.Lint(j.Filename, j.Source, lang)}
 	case "format":
 		opts := j.Write.options(files.NewBudget(0)) // a stand-in: the server charges its own
-		ctx, cancel := context.WithTimeout(context.Background(), j.Timeout)
+		ctx, cancel := context.WithTimeout(ctx, j.Timeout)
 		defer cancel()
 		out, err := formats.Call(ctx, formats.Env{Space: sp, Write: opts}, j.Op, j.Args)
 		if err != nil {
