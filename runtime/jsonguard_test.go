@@ -11,7 +11,8 @@ import (
 // minutes in Go no interrupt reaches); JSON of sane depth, cycles and the
 // run's own result behave as before.
 func TestJSONDepthIsBoundedBeforeWork(t *testing.T) {
-	e := newEnv(t, Config{Timeout: 5 * time.Second, MemoryLimit: noGuard})
+	// The depth bound is under test: the timeout is out of its reach.
+	e := newEnv(t, Config{Timeout: 5 * time.Minute, MemoryLimit: noGuard})
 	var got []string
 	e.ok("c", `
 		const out = [];

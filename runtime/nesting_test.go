@@ -33,7 +33,7 @@ var nestingBombs = map[string]string{
 }
 
 func TestNestingBombsAreRefusedBeforeParsing(t *testing.T) {
-	r := New(Config{MemoryLimit: noGuard})
+	r := New(Config{MemoryLimit: noGuard, Timeout: 5 * time.Minute}) // the nesting bound is under test
 	for name, src := range nestingBombs {
 		t.Run(name, func(t *testing.T) {
 			for _, lang := range []Language{JavaScript, TypeScript} {
@@ -64,7 +64,7 @@ func TestRuntimeCompilersCheckNesting(t *testing.T) {
 // kernel but still checks code compiled at run time, whose parser would
 // otherwise take the worker down for 60 bytes of script.
 func runtimeCompilersCheckNesting(t *testing.T, contained bool) {
-	e := newEnv(t, Config{MemoryLimit: noGuard, Contained: contained})
+	e := newEnv(t, Config{MemoryLimit: noGuard, Contained: contained, Timeout: 5 * time.Minute})
 	var got []string
 	e.ok("c", `
 		const bomb = "x=" + "[".repeat(1e6) + "]".repeat(1e6);
