@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"sort"
 	"strconv"
+	"time"
 )
 
 // reconcile makes the index agree with disk, which is the truth for bytes:
@@ -13,27 +14,64 @@ import (
 // changed behind the index's back are described anew, and version bytes
 // without a row (a crash between disk and index) are removed. It runs at
 // start-up, before anyone else writes, and publishes what it changed.
+//
+// After a clean shutdown (see cleanMark) only the conversations with a
+// folder modified since are swept and walked: a restart costs what
+// changed, not what exists.
 func (s *Store) reconcile() error {
-	ix := s.opts.Index
 	ctx := context.Background()
+	started := time.Now().UnixNano()
+	mark, clean := s.takeCleanMark(ctx)
+	if !clean {
+		if err := sweepReserved(s.root, s.opts.Logger); err != nil {
+			return E("open store", KindInternal, "", "cannot sweep leftover temporary files", err)
+		}
+	} else if err := sweepTop(s.root); err != nil {
+		return E("open store", KindInternal, "", "cannot sweep leftover temporary files", err)
+	}
 	seen := map[string]bool{}
 	err := s.blobs.Conversations(ctx, func(id string) error {
 		seen[id] = true
+		if clean {
+			if changed, err := s.changedSince(id, mark.Verified); err != nil || !changed {
+				return err
+			}
+			if err := s.sweepConversation(id); err != nil {
+				return err
+			}
+		}
 		return s.reconcileConversation(ctx, id)
 	})
 	if err != nil {
 		return err
 	}
-	ids, err := ix.ConversationIDs(ctx)
+	ids, err := s.opts.Index.ConversationIDs(ctx)
 	if err != nil {
 		return err
 	}
 	for _, id := range ids {
 		if !seen[id] {
-			if _, err := ix.Reconcile(ctx, id, Reconciliation{Publish: s.publish}); err != nil {
+			if _, err := s.opts.Index.Reconcile(ctx, id, Reconciliation{Publish: s.publish}); err != nil {
 				return err
 			}
 		}
+	}
+	// Every conversation agreed with the index as of the start: checked
+	// unchanged since the last mark, or walked from then on.
+	s.verified = started
+	return nil
+}
+
+// sweepConversation sweeps the leftovers of interrupted work in one
+// conversation's folder.
+func (s *Store) sweepConversation(id string) error {
+	r, err := s.root.OpenRoot(id)
+	if err != nil {
+		return E("open store", KindInternal, id, "cannot open the conversation's folder", err)
+	}
+	defer r.Close()
+	if err := sweepReserved(r, s.opts.Logger); err != nil {
+		return E("open store", KindInternal, id, "cannot sweep leftover temporary files", err)
 	}
 	return nil
 }

@@ -73,6 +73,9 @@ type Store struct {
 	reaper *reaper
 	// outside wakes followers for changes other processes record.
 	outside *outsideChanges
+	// verified is when the start-up reconciliation that this Store ran
+	// began, in Unix nanoseconds; 0 when it ran none (see cleanMark).
+	verified int64
 }
 
 // OpenStore opens (creating it if needed) the conversations folder dir, and
@@ -117,13 +120,9 @@ func OpenStore(dir string, opts Options) (*Store, error) {
 		}
 		return s, nil
 	}
-	// The sweep runs after the locks are taken, which keeps it off them.
-	lock, err := lockStore(root, func() error {
-		if err := sweep(); err != nil {
-			return err
-		}
-		return s.reconcile()
-	})
+	// The sweep (see reconcile) runs after the locks are taken, which
+	// keeps it off them.
+	lock, err := lockStore(root, s.reconcile)
 	if err != nil {
 		root.Close()
 		return nil, classify(op, "", err)
@@ -133,13 +132,15 @@ func OpenStore(dir string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// Close finishes removing pruned versions and releases the Store's
-// folder handles.
+// Close finishes removing pruned versions, leaves the clean mark when no
+// other Store is open on the folder (see cleanMark), and releases the
+// Store's folder handles.
 func (s *Store) Close() error {
 	if s.reaper != nil {
 		s.reaper.close()
 	}
 	s.roots.closeAll()
+	s.markClean()
 	if s.lock != nil {
 		s.lock.Close()
 	}
