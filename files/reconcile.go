@@ -30,6 +30,7 @@ func (s *Store) reconcile() error {
 		return E("open store", KindInternal, "", "cannot sweep leftover temporary files", err)
 	}
 	seen := map[string]bool{}
+	walked := 0
 	err := s.blobs.Conversations(ctx, func(id string) error {
 		seen[id] = true
 		if clean {
@@ -40,6 +41,7 @@ func (s *Store) reconcile() error {
 				return err
 			}
 		}
+		walked++
 		return s.reconcileConversation(ctx, id)
 	})
 	if err != nil {
@@ -59,6 +61,8 @@ func (s *Store) reconcile() error {
 	// Every conversation agreed with the index as of the start: checked
 	// unchanged since the last mark, or walked from then on.
 	s.verified = started
+	s.opts.Logger.Info("start-up reconciliation", "conversations", len(seen), "walked", walked,
+		"after_clean_shutdown", clean, "took", time.Duration(time.Now().UnixNano()-started).Round(time.Millisecond))
 	return nil
 }
 
