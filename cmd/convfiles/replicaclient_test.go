@@ -35,6 +35,9 @@ type replicaClient struct {
 	unknown int
 	n       int
 	shrink  bool // the quota was hit: the next change makes a file small
+	// load, when set, drives the change through every door and through
+	// clients that go away, and takes "unavailable" for an answer.
+	load *loadDrive
 }
 
 var replicaHTTP = &http.Client{Timeout: 20 * time.Second}
@@ -85,8 +88,15 @@ func (c *replicaClient) run(deadline time.Time) {
 // it touches to its content once the change is made (nil: no file).
 func (c *replicaClient) change(op string, in map[string]any, after map[string][]byte) {
 	body, _ := json.Marshal(in)
-	url := fmt.Sprintf("%s/api/conversations/%s/ops/%s", c.rs.base(c.n+c.id), c.conv, op)
-	resp, err := replicaHTTP.Post(url, "application/json", bytes.NewReader(body))
+	base := c.rs.base(c.n + c.id)
+	url := fmt.Sprintf("%s/api/conversations/%s/ops/%s", base, c.conv, op)
+	var resp *http.Response
+	var err error
+	if c.load != nil {
+		resp, err = c.load.send(c, base, op, in)
+	} else {
+		resp, err = replicaHTTP.Post(url, "application/json", bytes.NewReader(body))
+	}
 	if err != nil {
 		c.unknown++
 		time.Sleep(300 * time.Millisecond) // let the killed replica's transaction end
@@ -96,6 +106,12 @@ func (c *replicaClient) change(op string, in map[string]any, after map[string][]
 	msg, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	switch {
+	case c.load != nil && c.load.unavailable(resp, msg):
+		// An outage: the change was not made, or (a commit whose answer
+		// was lost) it was; either way the files say which.
+		c.unknown++
+		time.Sleep(300 * time.Millisecond)
+		c.resolve(after)
 	case resp.StatusCode == 200:
 		c.acked++
 		c.adopt(after)
@@ -152,7 +168,7 @@ func keys(m map[string][]byte) []string {
 
 // read returns a file's bytes through a live replica's link, or nil.
 func (c *replicaClient) read(name string) []byte {
-	for attempt := 0; attempt < 30; attempt++ {
+	for attempt := 0; attempt < 150; attempt++ {
 		resp, err := replicaHTTP.Get(fmt.Sprintf("%s/files/%s/%s", c.rs.base(c.id+attempt), c.conv, name))
 		if err != nil {
 			time.Sleep(200 * time.Millisecond)
@@ -160,11 +176,14 @@ func (c *replicaClient) read(name string) []byte {
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		switch resp.StatusCode {
-		case 200:
+		switch {
+		case resp.StatusCode == 200:
 			return b
-		case 404:
+		case resp.StatusCode == 404:
 			return nil
+		case resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != "":
+			time.Sleep(200 * time.Millisecond) // an outage: as its answer says, retry
+			continue
 		}
 		c.t.Fatalf("read %s: %d %s", name, resp.StatusCode, b)
 	}
@@ -184,9 +203,9 @@ func (c *replicaClient) verify() {
 }
 
 // listBucket returns the keys under prefix, without it.
-func listBucket(t *testing.T, bucket, prefix string) map[string]bool {
+func listBucket(t *testing.T, s3 *s3server.Server, bucket, prefix string) map[string]bool {
 	t.Helper()
-	mc, err := s3server.Shared(t).Client()
+	mc, err := s3.Client()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,6 +33,17 @@ func (rs *replicaSet) base(i int) string {
 	return rs.proc[i%len(rs.proc)].base
 }
 
+// pids are the replicas' processes.
+func (rs *replicaSet) pids() []int {
+	rs.mu.RLock()
+	defer rs.mu.RUnlock()
+	var out []int
+	for _, p := range rs.proc {
+		out = append(out, p.cmd.Process.Pid)
+	}
+	return out
+}
+
 // kill kills replica i with SIGKILL and, after pause, starts it again.
 func (rs *replicaSet) kill(i int, pause time.Duration) {
 	rs.mu.RLock()
@@ -135,7 +146,7 @@ func TestThreeReplicasSurviveAKill(t *testing.T) {
 		streams[i].checkAgainst(db)
 	}
 	stopStreams()
-	collectAndCheckObjects(t, rs, db, bucket)
+	collectAndCheckObjects(t, rs, db, s3server.Shared(t), bucket)
 	t.Logf("%d acknowledged changes; %d refused at the quota; %d with an outcome unknown at the kill", acked, sumOf(clients, func(c *replicaClient) int { return c.refused }), sumOf(clients, func(c *replicaClient) int { return c.unknown }))
 }
 
@@ -150,7 +161,7 @@ func sumOf(cs []*replicaClient, f func(*replicaClient) int) int {
 // collectAndCheckObjects runs convfiles collect-garbage without a grace
 // period and checks that the bucket's objects are exactly those the rows
 // name.
-func collectAndCheckObjects(t *testing.T, rs *replicaSet, db *pgx.Conn, bucket string) {
+func collectAndCheckObjects(t *testing.T, rs *replicaSet, db *pgx.Conn, s3 *s3server.Server, bucket string) {
 	t.Helper()
 	c := newCLI(t)
 	cfgPath := filepath.Join(rs.dirs[0], "config", "convfiles", "config.toml")
@@ -173,7 +184,7 @@ func collectAndCheckObjects(t *testing.T, rs *replicaSet, db *pgx.Conn, bucket s
 	for _, k := range keys {
 		named[k] = true
 	}
-	stored := listBucket(t, bucket, "convfiles/")
+	stored := listBucket(t, s3, bucket, "convfiles/")
 	for k := range stored {
 		if !named[k] && filepath.Base(filepath.Dir(k)) == ".convfiles-objects" {
 			t.Errorf("object %s is named by no row after the collection", k)

@@ -27,6 +27,9 @@ import (
 type Server struct {
 	bin  string
 	dir  string
+	data string
+	cred *syscall.Credential
+	opts Options
 	port int
 	cmd  *exec.Cmd
 	done chan error
@@ -83,7 +86,25 @@ func start(bin, dir, data string, cred *syscall.Credential, opts Options) (*Serv
 	if err != nil {
 		return nil, err
 	}
-	logf, err := os.Create(filepath.Join(dir, "server.log"))
+	return launch(bin, dir, data, cred, opts, port)
+}
+
+// Restart stops the server, waits for down, and starts it again on the
+// same port and data: an outage of the database, for fault tests.
+func (s *Server) Restart(down time.Duration) error {
+	s.stopProcess()
+	time.Sleep(down)
+	ns, err := launch(s.bin, s.dir, s.data, s.cred, s.opts, s.port)
+	if err != nil {
+		return err
+	}
+	s.cmd, s.done, s.log = ns.cmd, ns.done, ns.log
+	return nil
+}
+
+// launch starts the server on port and waits until it accepts sessions.
+func launch(bin, dir, data string, cred *syscall.Credential, opts Options, port int) (*Server, error) {
+	logf, err := os.OpenFile(filepath.Join(dir, "server.log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +124,7 @@ func start(bin, dir, data string, cred *syscall.Credential, opts Options) (*Serv
 		logf.Close()
 		return nil, err
 	}
-	s := &Server{bin: bin, dir: dir, port: port, cmd: cmd, done: make(chan error, 1), log: logf}
+	s := &Server{bin: bin, dir: dir, data: data, cred: cred, opts: opts, port: port, cmd: cmd, done: make(chan error, 1), log: logf}
 	go func() { s.done <- cmd.Wait() }()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {

@@ -33,6 +33,7 @@ const Install = "go install github.com/versity/versitygw/cmd/versitygw@v1.8.0"
 
 // Server is one running gateway.
 type Server struct {
+	bin  string
 	dir  string
 	port int
 	cmd  *exec.Cmd
@@ -65,7 +66,31 @@ func start(bin, dir string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	logf, err := os.Create(filepath.Join(dir, "server.log"))
+	return launch(bin, dir, port)
+}
+
+// Restart stops the gateway, waits for down, and starts it again on the
+// same port and folder: an outage of the object store, for fault tests.
+func (s *Server) Restart(down time.Duration) error {
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(10 * time.Second):
+		s.cmd.Process.Kill()
+		<-s.done
+	}
+	time.Sleep(down)
+	ns, err := launch(s.bin, s.dir, s.port)
+	if err != nil {
+		return err
+	}
+	s.cmd, s.done = ns.cmd, ns.done
+	return nil
+}
+
+// launch starts the gateway on port and waits until it answers.
+func launch(bin, dir string, port int) (*Server, error) {
+	logf, err := os.OpenFile(filepath.Join(dir, "server.log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +102,7 @@ func start(bin, dir string) (*Server, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	s := &Server{dir: dir, port: port, cmd: cmd, done: make(chan error, 1)}
+	s := &Server{bin: bin, dir: dir, port: port, cmd: cmd, done: make(chan error, 1)}
 	go func() { s.done <- cmd.Wait() }()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
