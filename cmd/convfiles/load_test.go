@@ -104,18 +104,7 @@ func TestLoadAndFaults(t *testing.T) {
 			dbURL, bucket, s3.Endpoint(), s3server.AccessKey, s3server.SecretKey)
 	}
 	toml += "\n[limits]\nversions = 1\n\n[ratelimit]\nper_client = 0\nper_code_id = 0\nglobal = 0\nmcp_per_client = 0\n"
-	rs := &replicaSet{t: t, toml: toml}
-	for range cfg.replicas {
-		dir := t.TempDir()
-		rs.dirs = append(rs.dirs, dir)
-		rs.proc = append(rs.proc, startServerProcessWith(t, dir, toml))
-	}
-	t.Cleanup(func() {
-		for _, p := range rs.proc {
-			p.cmd.Process.Kill()
-			p.cmd.Wait()
-		}
-	})
+	rs := startReplicas(t, cfg.replicas, toml)
 
 	drive := newLoadDrive(0)
 	if cfg.faults["disconnect"] {

@@ -33,6 +33,24 @@ func (rs *replicaSet) base(i int) string {
 	return rs.proc[i%len(rs.proc)].base
 }
 
+// startReplicas starts n replicas with the configuration toml, killed
+// when the test ends.
+func startReplicas(t *testing.T, n int, toml string) *replicaSet {
+	rs := &replicaSet{t: t, toml: toml}
+	for range n {
+		dir := t.TempDir()
+		rs.dirs = append(rs.dirs, dir)
+		rs.proc = append(rs.proc, startServerProcessWith(t, dir, toml))
+	}
+	t.Cleanup(func() {
+		for _, p := range rs.proc {
+			p.cmd.Process.Kill()
+			p.cmd.Wait()
+		}
+	})
+	return rs
+}
+
 // pids are the replicas' processes.
 func (rs *replicaSet) pids() []int {
 	rs.mu.RLock()
@@ -87,18 +105,7 @@ secret_key = %q
 func TestThreeReplicasSurviveAKill(t *testing.T) {
 	const quota = 512 << 10
 	toml, dbURL, bucket := distributedConfig(t, fmt.Sprintf("\n[limits]\nmax_conversation_bytes = %d\nversions = 1\n", quota))
-	rs := &replicaSet{t: t, toml: toml}
-	for range 3 {
-		dir := t.TempDir()
-		rs.dirs = append(rs.dirs, dir)
-		rs.proc = append(rs.proc, startServerProcessWith(t, dir, toml))
-	}
-	t.Cleanup(func() {
-		for _, p := range rs.proc {
-			p.cmd.Process.Kill()
-			p.cmd.Wait()
-		}
-	})
+	rs := startReplicas(t, 3, toml)
 	convs := []string{"c0", "c1", "c2"}
 	ctx, stopStreams := context.WithCancel(context.Background())
 	defer stopStreams()

@@ -72,13 +72,7 @@ func start(bin, dir string) (*Server, error) {
 // Restart stops the gateway, waits for down, and starts it again on the
 // same port and folder: an outage of the object store, for fault tests.
 func (s *Server) Restart(down time.Duration) error {
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.done:
-	case <-time.After(10 * time.Second):
-		s.cmd.Process.Kill()
-		<-s.done
-	}
+	s.stopProcess()
 	time.Sleep(down)
 	ns, err := launch(s.bin, s.dir, s.port)
 	if err != nil {
@@ -152,16 +146,21 @@ func (s *Server) CreateBucket(name string) error {
 func (s *Server) Stop() error {
 	var err error
 	s.stop.Do(func() {
-		s.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-s.done:
-		case <-time.After(10 * time.Second):
-			s.cmd.Process.Kill()
-			<-s.done
-		}
+		s.stopProcess()
 		err = os.RemoveAll(s.dir)
 	})
 	return err
+}
+
+// stopProcess ends the gateway's process: SIGTERM, then SIGKILL after 10 s.
+func (s *Server) stopProcess() {
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(10 * time.Second):
+		s.cmd.Process.Kill()
+		<-s.done
+	}
 }
 
 // binary finds versitygw on PATH or in the Go bin folder.
