@@ -24,11 +24,7 @@ func (s *Server) withPrincipal(next sdk.MethodHandler) sdk.MethodHandler {
 		} else if !s.cfg.Hosted {
 			ctx = auth.NewContext(ctx, auth.Local)
 		}
-		res, err := next(ctx, method, req)
-		if list, ok := res.(*sdk.ListResourcesResult); ok && err == nil {
-			list.Resources = reachable(ctx, list.Resources)
-		}
-		return res, err
+		return next(ctx, method, req)
 	}
 }
 
@@ -40,20 +36,4 @@ func principalOf(req sdk.Request) *auth.Principal {
 	}
 	p, _ := extra.TokenInfo.Extra[PrincipalKey].(*auth.Principal)
 	return p
-}
-
-// reachable keeps the resources of conversations the caller reaches: the
-// SDK lists every file of every conversation to every session.
-func reachable(ctx context.Context, list []*sdk.Resource) []*sdk.Resource {
-	p := auth.FromContext(ctx)
-	if p != nil && !p.Bound() {
-		return list
-	}
-	out := list[:0]
-	for _, r := range list {
-		if conv, _, err := parseURI(r.URI); err == nil && p != nil && p.Reaches(conv) {
-			out = append(out, r)
-		}
-	}
-	return out
 }

@@ -23,21 +23,21 @@ const uriScheme = "convfiles"
 // in folders.
 const uriTemplate = uriScheme + "://{conversation_id}/{+name}"
 
-// resources mirrors the files the server serves as MCP resources, so the
-// SDK lists them page by page and tells clients when the list changes.
-// The mirror is loaded from the index once and then kept up to date by
-// following the index's events, which come from every door and every
-// process; each event also notifies the clients subscribed to the file.
+// resources serves the files as MCP resources: resources/list pages
+// through the index (see listFromIndex), resources/read reads a file by
+// its URI, and the index's events, which come from every door and every
+// process, become notifications: resources/updated to the subscribers of
+// each changed file, and list_changed to every session.
 type resources struct {
 	s  *Server
 	mu sync.Mutex
-	// names holds the mirrored files of each conversation, to remove them
-	// all when the conversation is deleted.
-	names map[string]map[string]bool
+	// subscribed counts the subscriptions to each file, by conversation,
+	// so the subscribers of a deleted conversation's files hear of it.
+	subscribed map[string]map[string]int
 }
 
 func newResources(s *Server) *resources {
-	return &resources{s: s, names: map[string]map[string]bool{}}
+	return &resources{s: s, subscribed: map[string]map[string]int{}}
 }
 
 // resourceURI is a file's URI: each segment of its name percent-encoded.
@@ -59,9 +59,8 @@ func parseURI(uri string) (conv, name string, err error) {
 	return u.Host, strings.TrimPrefix(u.Path, "/"), nil
 }
 
-// load registers the URI template, mirrors every live file of the
-// server's conversations and starts following events from before the
-// listing, so no change between the two is lost.
+// load registers the URI template and starts following events from the
+// newest one on.
 func (r *resources) load(ctx context.Context) error {
 	r.s.sdk.AddResourceTemplate(&sdk.ResourceTemplate{
 		Name:        "file",
@@ -78,21 +77,6 @@ func (r *resources) load(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	convs := []string{r.s.cfg.Conversation}
-	if r.s.cfg.Conversation == "" {
-		if convs, err = ix.ConversationIDs(ctx); err != nil {
-			return err
-		}
-	}
-	for _, conv := range convs {
-		list, _, err := ix.List(ctx, conv, files.ListQuery{})
-		if err != nil {
-			return err
-		}
-		for _, rec := range list {
-			r.add(rec.Conversation, rec.Name, rec.Size, rec.MIME, rec.Modified)
-		}
-	}
 	follow, err := store.Follow(r.s.cfg.Conversation, last)
 	if err != nil {
 		return err
@@ -102,27 +86,14 @@ func (r *resources) load(ctx context.Context) error {
 	return nil
 }
 
-func (r *resources) add(conv, name string, size int64, mime string, modified time.Time) {
-	r.mu.Lock()
-	if r.names[conv] == nil {
-		r.names[conv] = map[string]bool{}
-	}
-	r.names[conv][name] = true
-	r.mu.Unlock()
-	r.s.sdk.AddResource(&sdk.Resource{
-		URI: resourceURI(conv, name), Name: name, MIMEType: content.RecordedMIME(name, mime), Size: size,
-		Annotations: &sdk.Annotations{LastModified: modified.UTC().Format(time.RFC3339Nano)},
-	}, r.read)
-}
+// listChangedURI names no file (no conversation ID starts with "."): it
+// is added and removed to have the SDK tell every session, once changes
+// pause, that the list changed. resources/list never shows it.
+const listChangedURI = uriScheme + "://.list-changed/"
 
-func (r *resources) remove(conv, name string) {
-	r.mu.Lock()
-	delete(r.names[conv], name)
-	if len(r.names[conv]) == 0 {
-		delete(r.names, conv)
-	}
-	r.mu.Unlock()
-	r.s.sdk.RemoveResources(resourceURI(conv, name))
+func (r *resources) notifyListChanged() {
+	r.s.sdk.AddResource(&sdk.Resource{URI: listChangedURI, Name: "list changed"}, r.read)
+	r.s.sdk.RemoveResources(listChangedURI)
 }
 
 // follow applies the index's events to the mirror and notifies the
@@ -155,23 +126,20 @@ func (r *resources) apply(ctx context.Context, ev files.Event) {
 	switch ev.Type {
 	case files.FileCreated, files.FileModified:
 		if ev.RenamedFrom != "" {
-			r.remove(ev.Conversation, ev.RenamedFrom)
 			changed = append(changed, ev.RenamedFrom)
 		}
-		r.add(ev.Conversation, ev.Name, ev.Size, ev.MIME, ev.Time)
 		changed = append(changed, ev.Name)
 	case files.FileDeleted:
-		r.remove(ev.Conversation, ev.Name)
 		changed = append(changed, ev.Name)
 	case files.ConversationDeleted:
 		r.mu.Lock()
-		for name := range r.names[ev.Conversation] {
+		for name := range r.subscribed[ev.Conversation] {
 			changed = append(changed, name)
 		}
 		r.mu.Unlock()
-		for _, name := range changed {
-			r.remove(ev.Conversation, name)
-		}
+	}
+	if ev.Type != files.FileModified || ev.RenamedFrom != "" {
+		r.notifyListChanged()
 	}
 	for _, name := range changed {
 		r.s.sdk.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: resourceURI(ev.Conversation, name)})
@@ -212,8 +180,34 @@ func (r *resources) read(ctx context.Context, req *sdk.ReadResourceRequest) (*sd
 // subscribe accepts subscriptions to the files this server serves, even
 // to one not written yet: its creation is an update too.
 func (r *resources) subscribe(ctx context.Context, req *sdk.SubscribeRequest) error {
-	_, _, err := r.target(ctx, req.Params.URI)
-	return err
+	conv, name, err := r.target(ctx, req.Params.URI)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.subscribed[conv] == nil {
+		r.subscribed[conv] = map[string]int{}
+	}
+	r.subscribed[conv][name]++
+	return nil
+}
+
+// unsubscribe forgets one subscription to a file.
+func (r *resources) unsubscribe(ctx context.Context, req *sdk.UnsubscribeRequest) error {
+	conv, name, err := parseURI(req.Params.URI)
+	if err != nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.subscribed[conv][name]--; r.subscribed[conv][name] <= 0 {
+		delete(r.subscribed[conv], name)
+		if len(r.subscribed[conv]) == 0 {
+			delete(r.subscribed, conv)
+		}
+	}
+	return nil
 }
 
 // target parses a file URI and checks it names a valid file of a

@@ -108,7 +108,7 @@ func New(cfg Config) (*Server, error) {
 		Instructions:       instructions(cfg.Conversation),
 		Logger:             sdkLogger(cfg.Logger),
 		SubscribeHandler:   s.res.subscribe,
-		UnsubscribeHandler: func(context.Context, *sdk.UnsubscribeRequest) error { return nil },
+		UnsubscribeHandler: s.res.unsubscribe,
 		Capabilities:       &sdk.ServerCapabilities{},
 		PageSize:           500,
 	})
@@ -116,7 +116,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.registerPrompt()
-	s.sdk.AddReceivingMiddleware(s.res.checkURIs)
+	s.sdk.AddReceivingMiddleware(s.res.checkURIs, s.res.listFromIndex)
 	s.sdk.AddReceivingMiddleware(s.withPrincipal) // added last, so it runs first
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
