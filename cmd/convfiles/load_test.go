@@ -108,7 +108,7 @@ func TestLoadAndFaults(t *testing.T) {
 
 	drive := newLoadDrive(0)
 	if cfg.faults["disconnect"] {
-		drive.disconnect = 0.05
+		drive.disconnect = 0.02
 	}
 	convs := 8
 	deadline := time.Now().Add(cfg.duration)

@@ -32,6 +32,12 @@ type loadDrive struct {
 // that will end it.
 const loadStall = 90 * time.Second
 
+// loadSettle is how long a change whose client hung up may still land:
+// the server stops a request whose client is gone at its next wait (a
+// lock, a connection, the worker), but a commit already under way
+// finishes, and during an outage it waits for the database to answer.
+const loadSettle = 8 * time.Second
+
 var doorNames = [3]string{"rest", "execute", "mcp"}
 
 func newLoadDrive(disconnect float64) *loadDrive {

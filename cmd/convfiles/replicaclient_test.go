@@ -136,16 +136,36 @@ func (c *replicaClient) adopt(after map[string][]byte) {
 
 // resolve reads the names a change of unknown outcome touched: all must
 // show the state before it, or all the state after it.
+//
+// A client that hung up leaves a request the server may still be carrying
+// out: under load (see loadDrive) the files are read again until they show
+// the state after it, or until loadSettle has passed.
 func (c *replicaClient) resolve(after map[string][]byte) {
-	before, now := map[string][]byte{}, map[string][]byte{}
+	before := map[string][]byte{}
 	for n := range after {
 		before[n] = c.model[n]
-		now[n] = c.read(n)
 	}
-	if same(now, after) {
-		c.adopt(after)
-	} else if !same(now, before) {
-		c.t.Errorf("after a change lost with its replica, %v is neither the state before it nor after it", keys(after))
+	settled := time.Now()
+	if c.load != nil {
+		settled = settled.Add(loadSettle)
+	}
+	for {
+		now := map[string][]byte{}
+		for n := range after {
+			now[n] = c.read(n)
+		}
+		switch {
+		case same(now, after):
+			c.adopt(after)
+			return
+		case time.Now().Before(settled):
+			time.Sleep(250 * time.Millisecond)
+		case !same(now, before):
+			c.t.Errorf("after a change lost with its replica, %v is neither the state before it nor after it", keys(after))
+			return
+		default:
+			return
+		}
 	}
 }
 
