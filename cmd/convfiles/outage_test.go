@@ -83,8 +83,20 @@ secret_key = %q
 		t.Fatalf("a write with both stores up: %+v", a)
 	}
 	s3.Stop()
-	wantUnavailable(t, "a new file's write with the object store down",
-		ask(t, srv.base, "c", "write_text", map[string]any{"id": "new.txt", "content": "during\n"}))
+	down := ask(t, srv.base, "c", "write_text", map[string]any{"id": "new.txt", "content": "during\n"})
+	wantUnavailable(t, "a new file's write with the object store down", down)
+	// The README shows this answer.
+	shown := false
+	for _, b := range readmeBlocks(t) {
+		if b.lang == "json" && strings.Contains(b.body, "UnavailableError") {
+			shown = true
+			assertSameJSON(t, "the README's answer of an outage", jsonOf(map[string]any{"success": false,
+				"error": map[string]any{"type": down.errType, "message": down.message}}), b.body)
+		}
+	}
+	if !shown {
+		t.Error("the README shows no answer of an outage")
+	}
 	wantUnavailable(t, "a read with the object store down", ask(t, srv.base, "c", "read_text", map[string]any{"id": "kept.txt"}))
 
 	pg.Stop()
