@@ -124,6 +124,12 @@ func quoteName(name string) string {
 // file was expected.
 var ErrIsFolder = errors.New("is a folder")
 
+// ErrCommitUnknown is the cause of a change whose commit was sent to the
+// index and never answered (the connection was lost on the way): the
+// index may have recorded it. Nothing the commit named may be undone then;
+// the caller is told the outcome is unknown, and reads before retrying.
+var ErrCommitUnknown = errors.New("the commit was sent and not answered")
+
 // ErrChanged is the cause of a write refused by WriteOptions.IfUnchanged:
 // the file changed after it was read.
 var ErrChanged = errors.New("the file changed after it was read")

@@ -3,6 +3,7 @@ package files
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -185,9 +186,10 @@ func (c *change) run(tx Tx) (err error) {
 }
 
 // settle records how c's change ended. A change whose transaction did
-// not commit after it changed the blobs (t.applied) is undone; only when
-// even that fails is the failure logged and the change let stand, for the
-// next start-up to reconcile the index with the blobs.
+// not commit after it changed the blobs (t.applied) is undone and its
+// error returned. When the commit's outcome is unknown (ErrCommitUnknown),
+// or the undo fails, the change stands on disk, the error is returned all
+// the same, and the next start-up reconciles the index with the blobs.
 func (c *change) settle(fnErr, txErr error) {
 	err := fnErr
 	if err == nil {
@@ -204,17 +206,21 @@ func (c *change) settle(fnErr, txErr error) {
 		defer sp.q.mu.Unlock()
 	}
 	if err != nil {
-		undoErr := t.rollback()
-		if undoErr == nil {
-			c.err = err
+		c.err = err
+		if errors.Is(err, ErrCommitUnknown) {
+			// The index may have recorded it: what it names stays.
+			sp.opts.Logger.Error("index commit unanswered; the change stays on disk and the next start-up reconciles it",
+				"conversation", sp.id, "name", c.name, "err", err)
+		} else if undoErr := t.rollback(); undoErr == nil {
 			return
+		} else {
+			sp.opts.Logger.Error("index update failed and its change could not be undone; the next start-up reconciles it",
+				"conversation", sp.id, "name", c.name, "err", err, "undo", undoErr)
 		}
-		sp.opts.Logger.Error("index update failed and its change could not be undone; the next start-up reconciles it",
-			"conversation", sp.id, "name", c.name, "err", err, "undo", undoErr)
-		t.pruned, t.drop, t.aside = nil, nil, nil
-		for i := range t.events {
-			t.events[i].Seq = 0
-		}
+		// The change stands on disk, unrecorded: its versions and events
+		// are the next start-up's to settle.
+		t.pruned, t.drop, t.events = nil, nil, nil
+		sp.q.loaded = false
 	} else {
 		sp.q.committed, sp.q.loaded = t.after, true
 	}

@@ -85,7 +85,8 @@ func (d *loadDrive) send(c *replicaClient, base, op string, in map[string]any) (
 	case err != nil:
 		return nil, err
 	}
-	if bytes.Contains(body, []byte("UnavailableError")) || bytes.Contains(body, []byte("try again shortly")) {
+	if bytes.Contains(body, []byte("UnavailableError")) || bytes.Contains(body, []byte("try again shortly")) ||
+		bytes.Contains(body, []byte("the change may have been made")) {
 		status = http.StatusServiceUnavailable
 	}
 	if status == 200 {

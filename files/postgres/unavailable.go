@@ -22,6 +22,10 @@ func wrap(op string, err error) error {
 	if files.KindOf(err) != files.KindInternal {
 		return err
 	}
+	if errors.Is(err, files.ErrCommitUnknown) {
+		return files.E(op, files.KindUnavailable, "", "the connection to the metadata index was lost during the commit; "+
+			"the change may have been made: read the file before you repeat it", err)
+	}
 	if errors.Is(err, context.Canceled) {
 		return files.E(op, files.KindCancelled, "", "cancelled before it finished; nothing was changed", err)
 	}

@@ -3,11 +3,13 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"convfiles/files"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Update runs fn in one transaction. Each conversation fn touches is
@@ -74,7 +76,14 @@ func (ix *Index) inTx(ctx context.Context, fn func(*writeTx) error) (err error) 
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
 	defer cancel()
 	done = true
-	return tx.Commit(cctx)
+	if err := tx.Commit(cctx); err != nil {
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) { // no answer from the server: it may have committed
+			return fmt.Errorf("%w: %w", files.ErrCommitUnknown, err)
+		}
+		return err
+	}
+	return nil
 }
 
 // writeTx is the files.Tx of one Update.
