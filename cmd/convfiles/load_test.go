@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,8 +30,9 @@ import (
 //	CONVFILES_LOAD_REPLICAS  replicas of convfiles serve (default 2)
 //	CONVFILES_LOAD_CLIENTS   clients at once (default 64)
 //	CONVFILES_LOAD_DURATION  how long they drive (default 20s)
-//	CONVFILES_LOAD_FAULTS    comma-separated: kill, postgres, s3, disconnect
-//	                         (default kill,postgres,disconnect)
+//	CONVFILES_LOAD_FAULTS    comma-separated: kill, postgres, s3, disconnect,
+//	                         disk (the local store's disk full for 3 s; needs
+//	                         root to mount it) (default kill,postgres,disconnect)
 //	CONVFILES_LOAD_STORE     distributed (PostgreSQL + S3, default) or local
 //	                         (the data folder and SQLite, one replica)
 type loadRun struct {
@@ -70,6 +72,9 @@ func loadConfigFromEnv(t *testing.T) loadRun {
 	if c.store == "local" && (c.replicas != 1 || c.faults["postgres"] || c.faults["s3"]) {
 		t.Fatal("the local store runs one replica, and has no PostgreSQL or S3 server to stop")
 	}
+	if c.faults["disk"] && c.store != "local" {
+		t.Fatal("the disk fault fills the local store's disk: set CONVFILES_LOAD_STORE=local")
+	}
 	return c
 }
 
@@ -104,7 +109,18 @@ func TestLoadAndFaults(t *testing.T) {
 			dbURL, bucket, s3.Endpoint(), s3server.AccessKey, s3server.SecretKey)
 	}
 	toml += "\n[limits]\nversions = 1\n\n[ratelimit]\nper_client = 0\nper_code_id = 0\nglobal = 0\nmcp_per_client = 0\n"
-	rs := startReplicas(t, cfg.replicas, toml)
+	var rs *replicaSet
+	var diskDir string
+	if cfg.faults["disk"] {
+		// The one replica's whole data folder (files and index) on a disk
+		// of its own, which the fault fills.
+		diskDir = t.TempDir()
+		mountSmallDisk(t, diskDir, "512m")
+		rs = &replicaSet{t: t, toml: toml, dirs: []string{diskDir}, proc: []*serverProcess{startServerProcessWith(t, diskDir, toml)}}
+		t.Cleanup(func() { rs.proc[0].cmd.Process.Kill(); rs.proc[0].cmd.Wait() })
+	} else {
+		rs = startReplicas(t, cfg.replicas, toml)
+	}
 
 	drive := newLoadDrive(0)
 	if cfg.faults["disconnect"] {
@@ -138,6 +154,12 @@ func TestLoadAndFaults(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if cfg.faults["disk"] {
+		t.Log("fault: the data folder's disk full for 3 s")
+		free := fillDisk(t, filepath.Join(diskDir, "filler"))
+		time.Sleep(3 * time.Second)
+		free()
+	}
 	wg.Wait()
 	cpu := cpuSince(before, cpuByGroup(rs.pids()))
 
@@ -159,9 +181,10 @@ func TestLoadAndFaults(t *testing.T) {
 		collectAndCheckObjects(t, rs, db, s3, bucket)
 	}
 	perOp := func(group string) float64 { return cpu[group] / float64(acked) * 1000 }
-	t.Logf("LOAD replicas=%d clients=%d duration=%s faults=%v store=%s: %d acknowledged (%.0f/s; rest %d, execute %d, mcp %d), %d of unknown outcome resolved, %d abandoned by their client, %d stalled; CPU ms per change: replicas %.2f, postgres %.2f, s3 %.2f",
+	refused := sumOf(clients, func(c *replicaClient) int { return c.refused })
+	t.Logf("LOAD replicas=%d clients=%d duration=%s faults=%v store=%s: %d acknowledged (%.0f/s; rest %d, execute %d, mcp %d), %d of unknown outcome resolved, %d refused by a full disk, %d abandoned by their client, %d stalled; CPU ms per change: replicas %.2f, postgres %.2f, s3 %.2f",
 		cfg.replicas, cfg.clients, cfg.duration, slices.Sorted(mapsKeys(cfg.faults)), cfg.store, acked, float64(acked)/cfg.duration.Seconds(),
-		drive.byDoor[0].Load(), drive.byDoor[1].Load(), drive.byDoor[2].Load(), unknown, drive.abandoned.Load(), drive.stalled.Load(),
+		drive.byDoor[0].Load(), drive.byDoor[1].Load(), drive.byDoor[2].Load(), unknown, refused, drive.abandoned.Load(), drive.stalled.Load(),
 		perOp("replicas"), perOp("postgres"), perOp("s3"))
 }
 

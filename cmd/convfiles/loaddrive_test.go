@@ -89,6 +89,9 @@ func (d *loadDrive) send(c *replicaClient, base, op string, in map[string]any) (
 		bytes.Contains(body, []byte("the change may have been made")) {
 		status = http.StatusServiceUnavailable
 	}
+	if bytes.Contains(body, []byte("StorageFullError")) || bytes.Contains(body, []byte("disk is full")) {
+		status = http.StatusInsufficientStorage
+	}
 	if status == 200 {
 		d.byDoor[door].Add(1)
 	}

@@ -119,6 +119,10 @@ func (c *replicaClient) change(op string, in map[string]any, after map[string][]
 		c.refused++
 		c.shrink = true
 		time.Sleep(10 * time.Millisecond)
+	case c.load != nil && resp.StatusCode == http.StatusInsufficientStorage:
+		// A full disk refuses the change, and nothing changed.
+		c.refused++
+		time.Sleep(100 * time.Millisecond)
 	default:
 		c.t.Errorf("%s %s: %d %s", op, body, resp.StatusCode, msg)
 	}
