@@ -21,10 +21,11 @@ const CleanMarkName = ReservedPrefix + "clean"
 // checked against the index (Verified), and the index's newest event when
 // it closed. Everything convfiles changes in a conversation's folder it
 // changes by creating, renaming or removing entries, which moves the
-// modification time of the folder that holds them, and so does any other
-// program that adds, removes or renames a file. So at the next start-up a
-// conversation none of whose folders was modified since Verified is as
-// the index says, and its files need not be walked. A newest event other
+// times of the folder that holds them (see changedAt), and so does any
+// other program that adds, removes or renames a file, or sets a folder's
+// times. So at the next start-up a conversation none of whose folders
+// changed since Verified is as the index says, and its files need not be
+// walked. A newest event other
 // than LastEvent means the index changed after the mark was written (by
 // a Store that crashed later), and nothing is skipped.
 //
@@ -117,8 +118,8 @@ func (s *Store) changedSince(id string, t int64) (bool, error) {
 	return folderChangedSince(s.root, id, t-int64(MarkMargin))
 }
 
-// folderChangedSince reports whether dir or a folder below it was modified
-// at or after t. It reads each folder's entries a few hundred at a time,
+// folderChangedSince reports whether dir or a folder below it changed (see
+// changedAt) at or after t. It reads each folder's entries a few hundred at a time,
 // unsorted, so that a folder of 100,000 files costs no more memory than
 // one of a hundred.
 func folderChangedSince(r *os.Root, dir string, t int64) (bool, error) {
@@ -128,7 +129,7 @@ func folderChangedSince(r *os.Root, dir string, t int64) (bool, error) {
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil || fi.ModTime().UnixNano() >= t {
+	if err != nil || changedAt(fi) >= t {
 		return err == nil, err
 	}
 	var sub []string

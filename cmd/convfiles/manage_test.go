@@ -1,6 +1,7 @@
 package main
 
 import (
+	"convfiles/files"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,8 @@ func TestCleanup(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(filepath.Join(c.dataDir, "files"))
 	for _, en := range entries {
-		if en.IsDir() || !strings.HasSuffix(en.Name(), ".lock") { // the Store's lock files stay
+		// The Store's lock files and its clean mark stay.
+		if en.IsDir() || !strings.HasSuffix(en.Name(), ".lock") && en.Name() != files.CleanMarkName {
 			t.Fatalf("left %v", en.Name())
 		}
 	}
