@@ -148,10 +148,10 @@ func TestSourceMapCommentsNeverOpenHostFiles(t *testing.T) {
 		"throw new Error('x')\n//# sourceMappingURL=file://" + fifo + "\n":        "/tmp/x.js",
 		"const a: number = 1; throw new Error('x')\n//# sourceMappingURL=" + fifo: "/tmp/x.ts",
 	} {
-		start := time.Now()
+		// A FIFO opened would block the run into a TimeoutError.
 		rep, err := r.Run(context.Background(), Request{Source: src, Filename: name})
-		if err == nil || rep.Error.Type != TypeExecution || time.Since(start) > time.Second {
-			t.Errorf("%q: %v after %v", src, err, time.Since(start))
+		if err == nil || rep.Error.Type != TypeExecution {
+			t.Errorf("%q: %v", src, err)
 		}
 	}
 	os.Remove(fifo)
