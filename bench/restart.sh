@@ -6,6 +6,7 @@
 #   restart       after a clean shutdown with nothing changed since
 #   changed       after a clean shutdown and one file written in the small
 #                 conversation: only that conversation is walked
+#   empty store   the baseline: a data folder with no files
 #   no mark       the same restart with the clean mark removed, as after a
 #                 crash: every file is walked again (the baseline)
 # For each: the time from exec to the first answer of /healthz, the peak
@@ -33,10 +34,11 @@ echo "hello" > "$data/files/small/hello.txt"
 sleep 1.2 # folders modified within a second of a start-up count as changed
 
 port=$((20000 + RANDOM % 20000))
+empty="$work/empty"
 start() {
 	local what="$1" t0 t1
 	t0=$(date +%s%N)
-	XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" "$work/convfiles" serve --addr "127.0.0.1:$port" 2>"$work/log" &
+	XDG_DATA_HOME="${home:-$work/data}" XDG_CONFIG_HOME="$work/config" "$work/convfiles" serve --addr "127.0.0.1:$port" 2>"$work/log" &
 	pid=$!
 	until curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; do
 		if ! kill -0 "$pid" 2>/dev/null; then cat "$work/log" >&2; exit 1; fi
@@ -44,10 +46,11 @@ start() {
 	done
 	t1=$(date +%s%N)
 	sleep 0.5
-	local hwm rss
+	local hwm rss anon
 	hwm=$(awk '/VmHWM/ {print int($2/1024)}' "/proc/$pid/status")
 	rss=$(awk '/VmRSS/ {print int($2/1024)}' "/proc/$pid/status")
-	printf '%-12s /healthz after %6d ms   peak RSS %4d MiB   RSS %4d MiB   %s\n' "$what" $(((t1 - t0) / 1000000)) "$hwm" "$rss" \
+	anon=$(awk '/RssAnon/ {print int($2/1024)}' "/proc/$pid/status")
+	printf '%-12s /healthz after %6d ms   peak RSS %4d MiB   RSS %4d MiB (anonymous %3d)   %s\n' "$what" $(((t1 - t0) / 1000000)) "$hwm" "$rss" "$anon" \
 		"$(grep -o 'conversations=.*' "$work/log" | head -1)"
 }
 stop() {
@@ -55,6 +58,8 @@ stop() {
 	wait "$pid" 2>/dev/null || true
 }
 
+home="$empty" start "empty store"
+stop
 start "first start"
 stop
 sleep 1.2

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"io"
 	"strconv"
+	"sync"
 )
 
 // versionsDir is the reserved folder, at the top of a conversation's
@@ -73,7 +74,10 @@ func (sp *Space) versionOf(rec Record, reason string) *Version {
 // describe computes the MIME type and SHA-256 of the open file f, reading
 // it from the start; sum, when not nil, is the SHA-256 already known.
 func (sp *Space) describe(f io.ReaderAt, name string, sum []byte) (mime, sha string, err error) {
-	head := make([]byte, SniffBytes)
+	bp := describeBuffers.Get().(*[]byte)
+	defer describeBuffers.Put(bp)
+	buf := *bp
+	head := buf[:SniffBytes]
 	n, err := f.ReadAt(head, 0)
 	if err != nil && err != io.EOF {
 		return "", "", err
@@ -84,13 +88,20 @@ func (sp *Space) describe(f io.ReaderAt, name string, sum []byte) (mime, sha str
 	}
 	if sum == nil {
 		h := sha256.New()
-		if _, err := io.Copy(h, io.NewSectionReader(f, 0, 1<<62)); err != nil {
+		if n < SniffBytes { // the whole file is in head
+			h.Write(head[:n])
+		} else if _, err := io.CopyBuffer(h, io.NewSectionReader(f, 0, 1<<62), buf); err != nil {
 			return "", "", err
 		}
 		sum = h.Sum(nil)
 	}
 	return mime, hex.EncodeToString(sum), nil
 }
+
+// describeBuffers hold the buffer describe reads through: a start-up
+// describes every new file, and a buffer each was most of what it
+// allocated.
+var describeBuffers = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
 
 // Resolve turns what a caller calls a file, its ID or its name, into its
 // name. An ID is looked up in the index and must belong to this Space's
