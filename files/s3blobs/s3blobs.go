@@ -29,6 +29,9 @@ import (
 	"github.com/minio/minio-go/v7/pkg/credentials"
 )
 
+// storeRetries is how often one request to the store is tried.
+const storeRetries = 3
+
 // DefaultPartSize is the size of one part of a multipart upload: what
 // one upload holds in flight, and a file of up to 10,000 parts (160 GiB).
 const DefaultPartSize = 16 << 20
@@ -136,7 +139,10 @@ func client(endpoint, region string, insecure bool, creds *credentials.Credentia
 		host, secure = u.Host, u.Scheme == "https"
 	}
 	// With the region given, signing a URL asks the store nothing.
-	c, err := minio.New(host, &minio.Options{Creds: creds, Secure: secure, Region: region})
+	// Three tries, not minio's ten: a store that is down is answered as
+	// unavailable within a second or two, not after a run or a request
+	// has spent its time on retries.
+	c, err := minio.New(host, &minio.Options{Creds: creds, Secure: secure, Region: region, MaxRetries: storeRetries})
 	if err != nil {
 		return nil, host, fmt.Errorf("object store %s: %w", host, err)
 	}
