@@ -72,14 +72,13 @@ func (sp *Space) commit(ctx context.Context, bw BlobWriter, rec Record, noReplac
 		}
 		known = known && replaced >= 0
 		kept := known && sp.keep() > 0 && sp.keepVersion(ctx, name, prev)
-		undo := func() {
-			if kept {
-				sp.blobs.Delete(context.WithoutCancel(ctx), sp.key(versionPath(prev.ID, prev.Version)))
-			}
+		version := sp.key(versionPath(prev.ID, prev.Version))
+		if kept {
+			t.onUndo(func(ctx context.Context) error { return sp.blobs.Delete(ctx, version) })
 		}
 		c := t.writeChange(rec, prev, known, replaced, kept)
 		if err := t.change("write", c); err != nil {
-			undo()
+			t.rollback()
 			return err
 		}
 		if replaced >= 0 && !kept && t.tx != nil { // moved back if the index fails
@@ -88,14 +87,13 @@ func (sp *Space) commit(ctx context.Context, bw BlobWriter, rec Record, noReplac
 			}
 		}
 		if err := bw.Put(ctx, sp.key(name), noReplace); err != nil {
-			undo()
 			t.rollback()
 			return err
 		}
-		if kept { // until the commit, the version's link is the old content
-			version := sp.key(versionPath(prev.ID, prev.Version))
+		switch {
+		case kept: // until the commit, the version's link is the old content
 			t.onUndo(func(ctx context.Context) error { return sp.blobs.Move(ctx, version, sp.key(name), false) })
-		} else if replaced < 0 {
+		case replaced < 0:
 			t.onUndo(func(ctx context.Context) error { return sp.blobs.Delete(ctx, sp.key(name)) })
 		}
 		t.applied = true

@@ -163,11 +163,7 @@ func (t *txn) rename(from, to string, noReplace bool) (Info, error) {
 		c.Replaced = &dst
 		if sp.keep() > 0 && sp.keepVersion(ctx, to, dst) {
 			c.Kept, kept = sp.versionOf(dst, "overwrite"), true
-		}
-	}
-	undo := func() {
-		if kept {
-			sp.blobs.Delete(context.WithoutCancel(ctx), sp.key(versionPath(c.Kept.FileID, c.Kept.Version)))
+			t.onUndo(func(ctx context.Context) error { return sp.blobs.Delete(ctx, sp.versionKey(*c.Kept)) })
 		}
 	}
 	rec, known := t.lookup(from)
@@ -178,7 +174,7 @@ func (t *txn) rename(from, to string, noReplace bool) (Info, error) {
 	rec.Name, rec.Modified = to, sp.opts.Now()
 	c.Record = sp.stamp(rec)
 	if err := t.change(op, c); err != nil {
-		undo()
+		t.rollback()
 		return Info{}, err
 	}
 	if replaced >= 0 && !kept && from != to && t.tx != nil { // moved back if the index fails
@@ -187,16 +183,16 @@ func (t *txn) rename(from, to string, noReplace bool) (Info, error) {
 		}
 	}
 	if err := sp.blobs.Move(ctx, sp.key(from), sp.key(to), noReplace); err != nil {
-		undo()
 		t.rollback()
 		return Info{}, relabel(op, err)
 	}
 	t.applied = true
-	t.onUndo(func(ctx context.Context) error { return sp.blobs.Move(ctx, sp.key(to), sp.key(from), false) })
-	if kept { // until the commit, the version's link is to's old content
-		version := sp.key(versionPath(c.Kept.FileID, c.Kept.Version))
-		t.onUndo(func(ctx context.Context) error { return sp.blobs.Move(ctx, version, sp.key(to), false) })
+	// Undone newest first: to's old content (its version's link) goes
+	// back to to only after the renamed file has left it.
+	if kept {
+		t.onUndo(func(ctx context.Context) error { return sp.blobs.Move(ctx, sp.versionKey(*c.Kept), sp.key(to), false) })
 	}
+	t.onUndo(func(ctx context.Context) error { return sp.blobs.Move(ctx, sp.key(to), sp.key(from), false) })
 	if t.tx == nil {
 		sp.q.committed -= max(replaced, 0)
 	}

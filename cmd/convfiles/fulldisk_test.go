@@ -105,22 +105,22 @@ func TestFullDiskChangesAreRecordedOrRefused(t *testing.T) {
 		return h.post("/api/conversations/disk/ops/"+name, jsonOf(args))
 	}
 	for _, w := range []struct{ name, text string }{{"a.txt", "a one\n"}, {"a.txt", "a two\n"}, {"b.txt", "b one\n"},
-		{"b.txt", "b two\n"}, {"dir/c.txt", "c one\n"}} {
+		{"b.txt", "b two\n"}, {"dir/c.txt", "c one\n"}, {"x.txt", "x one\n"}, {"y.txt", "y one\n"}} {
 		if code, out := op("write_text", map[string]any{"id": w.name, "content": w.text}); code != 200 {
 			t.Fatalf("write %s: %d %s", w.name, code, jsonOf(out))
 		}
 	}
 	ids := map[string]string{}
-	for _, name := range []string{"a.txt", "b.txt", "dir/c.txt"} {
+	for _, name := range []string{"a.txt", "b.txt", "dir/c.txt", "x.txt", "y.txt"} {
 		_, out := op("info", map[string]any{"id": name})
-		ids[name], _ = out["result"].(map[string]any)["id"].(string)
+		ids[name], _ = resultOf(out)["id"].(string)
 	}
 
 	// listed reports whether the index lists name: what every listing,
 	// the page and the other replicas see.
 	listed := func(name string) bool {
 		_, out := op("list", map[string]any{})
-		files, _ := out["result"].(map[string]any)["files"].([]any)
+		files, _ := resultOf(out)["files"].([]any)
 		for _, f := range files {
 			if f.(map[string]any)["name"] == name {
 				return true
@@ -138,6 +138,8 @@ func TestFullDiskChangesAreRecordedOrRefused(t *testing.T) {
 		{"rename", map[string]any{"id": "a.txt", "new_name": "renamed.txt"}, "a.txt"},
 		{"delete", map[string]any{"id": "b.txt"}, "b.txt"},
 		{"move_folder", map[string]any{"path": "dir", "new_path": "moved"}, "dir/c.txt"},
+		// A rename over a file: undone, the replaced file comes back too.
+		{"rename", map[string]any{"id": "x.txt", "new_name": "y.txt", "replace": true}, "x.txt"},
 	} {
 		code, out := op(c.op, c.args)
 		still := listed(c.gone)
@@ -161,6 +163,14 @@ func TestFullDiskChangesAreRecordedOrRefused(t *testing.T) {
 			t.Errorf("%s after its refused change: %d %s", name, code, jsonOf(out))
 		}
 	}
+	if refused["x.txt"] {
+		for name, want := range map[string]string{"x.txt": "x one\n", "y.txt": "y one\n"} {
+			_, out := op("read_text", map[string]any{"id": name})
+			if got, _ := resultOf(out)["content"].(string); got != want {
+				t.Errorf("%s after the refused rename over y.txt holds %q, want %q", name, got, want)
+			}
+		}
+	}
 	free()
 	stop()
 
@@ -169,15 +179,21 @@ func TestFullDiskChangesAreRecordedOrRefused(t *testing.T) {
 	h.base = "http://" + addr
 	for name := range refused {
 		_, out := op("info", map[string]any{"id": name})
-		if got, _ := out["result"].(map[string]any)["id"].(string); got != ids[name] {
+		if got, _ := resultOf(out)["id"].(string); got != ids[name] {
 			t.Errorf("after a restart %s has the ID %q, was %q", name, got, ids[name])
 		}
 	}
 	for _, name := range []string{"a.txt", "b.txt"} {
 		_, out := op("versions", map[string]any{"id": ids[name]})
-		vs, _ := out["result"].(map[string]any)["versions"].([]any)
+		vs, _ := resultOf(out)["versions"].([]any)
 		if !refused[name] && len(vs) < 1 || refused[name] && len(vs) != 1 {
 			t.Errorf("after a restart %s has the versions %s", name, jsonOf(out))
 		}
 	}
+}
+
+// resultOf is an answer's result object, or nil when it has none.
+func resultOf(out map[string]any) map[string]any {
+	r, _ := out["result"].(map[string]any)
+	return r
 }
