@@ -98,12 +98,6 @@ func (d *loadDrive) send(c *replicaClient, base, op string, in map[string]any) (
 	return &http.Response{StatusCode: status, Body: io.NopCloser(bytes.NewReader(body))}, nil
 }
 
-// unavailable reports whether an answer says "unavailable, retry": a 503
-// with Retry-After for REST, the same error type through the other doors.
-func (d *loadDrive) unavailable(resp *http.Response, body []byte) bool {
-	return resp.StatusCode == http.StatusServiceUnavailable
-}
-
 // post sends a JSON request and reads the whole answer.
 func (d *loadDrive) post(ctx context.Context, url, session string, in any) (int, []byte, error) {
 	b, _ := json.Marshal(in)

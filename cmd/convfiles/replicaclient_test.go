@@ -106,7 +106,7 @@ func (c *replicaClient) change(op string, in map[string]any, after map[string][]
 	msg, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	switch {
-	case c.load != nil && (c.load.unavailable(resp, msg) || resp.StatusCode == http.StatusRequestTimeout):
+	case c.load != nil && (resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusRequestTimeout):
 		// An outage, or a script that ran out of time waiting for one:
 		// the change was not made, or (a commit whose answer was lost)
 		// it was; either way the files say which.
