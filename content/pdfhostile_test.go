@@ -3,6 +3,7 @@ package content_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -45,6 +46,31 @@ func TestHostilePDFsAreRefusedBeforeTheWork(t *testing.T) {
 	}
 }
 
+// TestTextFarOffThePageIsDropped: a line moved 10^200 points away, and
+// back, made the layout walk every baseline between them; text nowhere
+// a reader could see it is dropped and the rest is read.
+func TestTextFarOffThePageIsDropped(t *testing.T) {
+	data := farOffTextPDF()
+	got, err := content.ReadPDFText(context.Background(), data, nil, 50)
+	if err != nil || len(got.Pages) != 1 || got.Pages[0].Text != "There" {
+		t.Fatalf("got %+v, %v; want the page's one visible word", got, err)
+	}
+}
+
+// farOffTextPDF shows "Hi" 10^200 points above the page, then "There"
+// on it.
+func farOffTextPDF() []byte {
+	far := "1" + strings.Repeat("0", 200) + ".0"
+	ops := "BT /F1 12 Tf 0 " + far + " Td (Hi) Tj 0 -" + far + " Td (There) Tj ET"
+	return samples.RawPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R " +
+			"/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(ops), ops),
+	})
+}
+
 // FuzzReadPDFText feeds mutated PDFs to the text reader: whatever the
 // bytes, it answers text or a refusal, never a panic or a hang.
 func FuzzReadPDFText(f *testing.F) {
@@ -52,6 +78,7 @@ func FuzzReadPDFText(f *testing.F) {
 		f.Add(samples.Read(f, name))
 	}
 	f.Add(hostile.FlateBombFormPDF(1<<10, 3))
+	f.Add(farOffTextPDF())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

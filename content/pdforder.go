@@ -55,7 +55,7 @@ func buildWords(glyphs []glyph) ([]*word, []byte) {
 		if len(s) != 1 || s[0] <= ' ' {
 			s = strings.TrimFunc(s, unicode.IsSpace)
 		}
-		if s == "" || g.size <= 0 {
+		if s == "" || !placed(g) {
 			open = false // a space, or nothing to show, ends a word
 			continue
 		}
@@ -80,6 +80,23 @@ func buildWords(glyphs []glyph) ([]*word, []byte) {
 		words[i] = &all[i]
 	}
 	return words, text
+}
+
+// maxCoordinate bounds where a glyph may land, in points from the
+// page's origin: a hundred times the largest page PDF allows. A glyph
+// beyond it, of a size beyond it or at a coordinate that overflowed is
+// nowhere a reader could see it.
+const maxCoordinate = 1.44e6
+
+// placed reports whether g lands where text can be read: finite, within
+// maxCoordinate, and of a positive size.
+func placed(g glyph) bool {
+	for _, v := range [...]float64{g.x, g.y, g.w, g.size} {
+		if math.IsNaN(v) || math.Abs(v) > maxCoordinate {
+			return false
+		}
+	}
+	return g.size > 0
 }
 
 // textBlock is words read together; its bounds have y downwards.

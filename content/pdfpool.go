@@ -6,20 +6,27 @@ import (
 )
 
 // pool holds the words not yet in a block, by baseline bucket of
-// poolStep points, each bucket left to right.
+// poolStep points, each bucket left to right. keys are the buckets that
+// hold words, in order, so a scan costs the buckets it finds, never the
+// distance between them: a hostile page may put its words light years
+// apart.
 type pool struct {
-	buckets  map[int][]*word
-	min, max int
-	left     int
+	buckets map[int][]*word
+	keys    []int
+	top     int // keys[top:] may still hold unused words
+	left    int
 }
 
 func newPool(words []*word) *pool {
-	p := &pool{buckets: map[int][]*word{}, min: math.MaxInt, max: math.MinInt, left: len(words)}
+	p := &pool{buckets: map[int][]*word{}, left: len(words)}
 	for _, w := range words {
 		i := bucketOf(w.base)
+		if len(p.buckets[i]) == 0 {
+			p.keys = append(p.keys, i)
+		}
 		p.buckets[i] = append(p.buckets[i], w)
-		p.min, p.max = min(p.min, i), max(p.max, i)
 	}
+	sort.Ints(p.keys)
 	for _, b := range p.buckets {
 		sort.SliceStable(b, func(i, j int) bool { return b[i].x0 < b[j].x0 })
 	}
@@ -41,7 +48,9 @@ func (p *pool) first(i int) *word {
 // each calls f with every unused word of the buckets covering baselines
 // lo to hi; f returns true to stop scanning that bucket.
 func (p *pool) each(lo, hi float64, f func(w *word) (stop bool)) {
-	for i := bucketOf(lo); i <= bucketOf(hi); i++ {
+	last := bucketOf(hi)
+	for k := sort.SearchInts(p.keys, bucketOf(lo)); k < len(p.keys) && p.keys[k] <= last; k++ {
+		i := p.keys[k]
 		b := p.buckets[i]
 		if len(b) == 0 {
 			continue
@@ -69,12 +78,13 @@ func buildBlocks(words []*word) []*textBlock {
 	p := newPool(words)
 	var blocks []*textBlock
 	for p.left > 0 {
-		for p.min <= p.max && p.first(p.min) == nil {
-			p.min++
+		for p.top < len(p.keys) && p.first(p.keys[p.top]) == nil {
+			p.top++
 		}
-		start := p.first(p.min)
-		for i := p.min + 1; i < p.min+4 && i <= p.max; i++ {
-			if w := p.first(i); w != nil && w.x0 < start.x0 {
+		topBucket := p.keys[p.top]
+		start := p.first(topBucket)
+		for k := p.top + 1; k < len(p.keys) && p.keys[k] < topBucket+4; k++ {
+			if w := p.first(p.keys[k]); w != nil && w.x0 < start.x0 {
 				start = w // not a superscript
 			}
 		}
