@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -16,28 +15,17 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"convfiles/files"
+	"convfiles/internal/needs"
 	"convfiles/internal/samples"
 	"convfiles/runtime"
 )
 
 // newBrowser starts headless Chromium (Debian's chromium, installed by
 // .ci/run) and returns a tab. Without Chromium the test is skipped, unless
-// CONVFILES_BROWSER_TESTS=1 (set by .ci/run) demands it.
+// CONVFILES_REQUIRE (set by .ci/run) demands it.
 func newBrowser(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
-	var path string
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			path = p
-			break
-		}
-	}
-	if path == "" {
-		if os.Getenv("CONVFILES_BROWSER_TESTS") == "1" {
-			t.Fatal("no chromium on PATH, and CONVFILES_BROWSER_TESTS=1 asks for the browser tests")
-		}
-		t.Skip("no chromium on PATH: .ci/run installs Debian's chromium and runs these tests")
-	}
+	path := needs.Program(t, needs.Chromium, "chromium", "chromium-browser", "google-chrome")
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),

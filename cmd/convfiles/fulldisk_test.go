@@ -3,26 +3,30 @@ package main
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"convfiles/internal/needs"
 )
 
 // mountSmallDisk mounts a tmpfs of size bytes at dir, for as long as the
-// test runs. It needs root: CI, which runs as root, sets
-// CONVFILES_MOUNT_TESTS=1 so that the test fails rather than skips there.
+// test runs. It needs root: CI, which runs as root, requires root in
+// CONVFILES_REQUIRE so that the test fails rather than skips there.
 func mountSmallDisk(t *testing.T, dir string, size string) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	if os.Geteuid() != 0 {
+		needs.Missing(t, needs.Root, errors.New("not running as root"))
+	}
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
-		if os.Getenv("CONVFILES_MOUNT_TESTS") != "" {
-			t.Fatalf("cannot mount a small disk: %v %s", err, out)
-		}
-		t.Skipf("cannot mount a small disk (mount needs root; CONVFILES_MOUNT_TESTS=1 makes this a failure): %v %s", err, out)
+		needs.Missing(t, needs.Root, fmt.Errorf("mount -t tmpfs: %v %s", err, bytes.TrimSpace(out)))
 	}
 	t.Cleanup(func() {
 		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {

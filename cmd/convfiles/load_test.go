@@ -92,6 +92,8 @@ func TestLoadAndFaults(t *testing.T) {
 	var toml, dbURL string
 	const bucket = "load"
 	if cfg.store == "distributed" {
+		pgserver.Require(t)
+		s3server.Require(t)
 		var err error
 		if s3, err = s3server.Start(); err != nil {
 			t.Fatal(err)

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"convfiles/internal/samples"
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
@@ -13,24 +12,23 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"convfiles/internal/needs"
+	"convfiles/internal/samples"
 )
 
 // interopDir is the folder of the TypeScript MCP client (its package.json
 // and lockfile). Without its node_modules the test is skipped, unless
-// CONVFILES_NODE_TESTS=1 (set by .ci/run, which runs npm ci) demands it.
+// CONVFILES_REQUIRE (set by .ci/run, which runs npm ci) demands it.
 func interopDir(t *testing.T) string {
 	t.Helper()
 	dir, err := filepath.Abs("../../routes/mcp/testdata/interop")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, statErr := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk"))
-	_, nodeErr := exec.LookPath("node")
-	if statErr != nil || nodeErr != nil {
-		if os.Getenv("CONVFILES_NODE_TESTS") == "1" {
-			t.Fatalf("CONVFILES_NODE_TESTS=1 asks for the TypeScript MCP client, but node or %s/node_modules is missing (npm ci there)", dir)
-		}
-		t.Skip("no node or no node_modules: .ci/run installs the TypeScript MCP client and runs this test")
+	needs.Program(t, needs.Node, "node")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		needs.Missing(t, needs.Node, err)
 	}
 	return dir
 }

@@ -53,6 +53,8 @@ func wantUnavailable(t *testing.T, what string, a outageAnswer) {
 // while the database is down, reads and writes are too, not internal
 // errors.
 func TestOutagesAreUnavailableNotConflicts(t *testing.T) {
+	pgserver.Require(t)
+	s3server.Require(t)
 	s3, err := s3server.Start()
 	if err != nil {
 		t.Fatal(err)

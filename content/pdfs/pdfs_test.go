@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -13,19 +12,14 @@ import (
 
 	"convfiles/content"
 	"convfiles/content/pdfs"
+	"convfiles/internal/needs"
 	"convfiles/internal/samples"
 )
 
 // pdftotext reads a PDF with poppler, a reader independent of convfiles.
 func pdftotext(t *testing.T, pdf []byte) string {
 	t.Helper()
-	bin, err := exec.LookPath("pdftotext")
-	if err != nil {
-		if os.Getenv("CONVFILES_OFFICE_TESTS") != "" {
-			t.Fatal("pdftotext is required (CONVFILES_OFFICE_TESTS is set): apt-get install poppler-utils")
-		}
-		t.Skip("pdftotext is not installed; CI installs poppler-utils")
-	}
+	bin := needs.Program(t, needs.Poppler, "pdftotext")
 	cmd := exec.Command(bin, "-", "-")
 	cmd.Stdin = bytes.NewReader(pdf)
 	out, err := cmd.Output()

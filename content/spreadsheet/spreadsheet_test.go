@@ -20,6 +20,7 @@ import (
 	"convfiles/content"
 	"convfiles/content/spreadsheet"
 	"convfiles/internal/hostile"
+	"convfiles/internal/needs"
 	"convfiles/internal/samples"
 )
 
@@ -150,14 +151,7 @@ func ptr[T any](v T) *T { return &v }
 
 func needTool(t *testing.T, name string) string {
 	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CONVFILES_OFFICE_TESTS") != "" {
-			t.Fatalf("%s is required (CONVFILES_OFFICE_TESTS is set): apt-get install libreoffice-calc poppler-utils", name)
-		}
-		t.Skipf("%s is not installed; CI installs it", name)
-	}
-	return p
+	return needs.Program(t, needs.LibreOffice, name)
 }
 
 // zipOf builds an XLSX-shaped zip whose one worksheet is n bytes of

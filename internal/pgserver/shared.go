@@ -6,17 +6,20 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"convfiles/internal/needs"
 	"convfiles/internal/testserver"
 )
 
 // shared is the server of one test binary.
 var shared testserver.Shared[*Server]
 
-// Shared returns the test binary's server, starting it on first use. A
-// machine without PostgreSQL fails the test with what to install: the
-// distributed store is a shipped configuration, so its tests never skip.
+// Shared returns the test binary's server, starting it on first use. On
+// a machine without PostgreSQL's binaries the test skips naming what to
+// install (fails, where CONVFILES_REQUIRE asks for postgres); binaries
+// that are there and do not start fail it.
 func Shared(t testing.TB) *Server {
 	t.Helper()
+	Require(t)
 	return shared.Get(t, "PostgreSQL", func() (*Server, error) { return Start(Options{}) })
 }
 
@@ -57,3 +60,12 @@ func Main(m *testing.M) {
 // StopShared stops the shared server, if one was started: for a TestMain
 // that uses more than one kind of server.
 func StopShared() { shared.Stop() }
+
+// Require ends the test as needs.Missing does when the machine lacks the
+// server's binaries: for a test that starts servers of its own.
+func Require(t testing.TB) {
+	t.Helper()
+	if _, err := binDir(); err != nil {
+		needs.Missing(t, needs.PostgreSQL, err)
+	}
+}

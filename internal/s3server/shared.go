@@ -4,17 +4,20 @@ import (
 	"os"
 	"testing"
 
+	"convfiles/internal/needs"
 	"convfiles/internal/testserver"
 )
 
 // shared is the server of one test binary.
 var shared testserver.Shared[*Server]
 
-// Shared returns the test binary's server, starting it on first use. A
-// machine without the gateway fails the test with how to install it: the
-// object store is a shipped configuration, so its tests never skip.
+// Shared returns the test binary's server, starting it on first use. On
+// a machine without the gateway the test skips naming how to install it
+// (fails, where CONVFILES_REQUIRE asks for s3); a gateway that is there
+// and does not start fails it.
 func Shared(t testing.TB) *Server {
 	t.Helper()
+	Require(t)
 	return shared.Get(t, "the S3 server", Start)
 }
 
@@ -41,3 +44,12 @@ func Main(m *testing.M) {
 // StopShared stops the shared server, if one was started: for a TestMain
 // that uses more than one kind of server.
 func StopShared() { shared.Stop() }
+
+// Require ends the test as needs.Missing does when the machine lacks the
+// server's binaries: for a test that starts servers of its own.
+func Require(t testing.TB) {
+	t.Helper()
+	if _, err := binary(); err != nil {
+		needs.Missing(t, needs.S3, err)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"convfiles/internal/needs"
 )
 
 func TestUnifiedMatchesDiffOnAnEdit(t *testing.T) {
@@ -54,10 +56,7 @@ func TestUnifiedIsCutAtAHunk(t *testing.T) {
 // diff turns the old text into the new one, and changes no more lines
 // than GNU diff does.
 func TestUnifiedAppliesWithPatch(t *testing.T) {
-	patch, err := exec.LookPath("patch")
-	if err != nil {
-		t.Skip("GNU patch is not installed")
-	}
+	patch := needs.Program(t, needs.Patch, "patch")
 	rng := rand.New(rand.NewPCG(1, 2))
 	dir := t.TempDir()
 	words := []string{"a\n", "b\n", "c\n", "d\n", "e\n", "f\n"}
