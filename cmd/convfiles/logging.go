@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"runtime/debug"
 	"strings"
 )
 
@@ -28,44 +27,6 @@ func newLogger(w io.Writer, l LogConfig) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
-}
-
-// version is set by release builds (release/build.sh: -ldflags
-// "-X main.version=…").
-var version string
-
-// buildVersion is the version the binary was built from: a release
-// build's, else the module version of a go install, else the VCS revision
-// (with "+dirty" when the tree had changes), else "dev".
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "dev"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "+dirty"
-			}
-		}
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if rev == "" {
-		return "dev"
-	}
-	return "dev-" + rev + dirty
 }
 
 // cmdVersion prints the version. It takes the shared flags, so that a
