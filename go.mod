@@ -89,3 +89,7 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+// No shared library is ever loaded into convfiles: see
+// third_party/nodlopen/nodlopen.go.
+replace github.com/ebitengine/purego => ./third_party/nodlopen

@@ -98,8 +98,8 @@ func (op Op) Call(ctx context.Context, env Env, args json.RawMessage) (any, erro
 	if err := op.authorize(ctx, env); err != nil {
 		return nil, err
 	}
-	in := op.newIn()
-	if err := Decode(args, in); err != nil {
+	in, err := op.DecodeArgs(args, nil)
+	if err != nil {
 		return nil, files.E(op.Name, files.KindInvalid, "", err.Error(), nil)
 	}
 	return op.run(ctx, env, in)

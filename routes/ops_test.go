@@ -25,7 +25,9 @@ func TestOpRouteRefusesWhatItCannotRun(t *testing.T) {
 	}{
 		{"/api/conversations/c1/ops/no_such_op", `{}`, 404, "no such operation"},
 		{"/api/conversations/c1/ops/read_text", `{"id": "a.txt"`, 400, "unexpected EOF"},
-		{"/api/conversations/c1/ops/read_text", `{"id": "a.txt", "bogus": 1}`, 400, `unknown field "bogus"`},
+		{"/api/conversations/c1/ops/read_text", `{"id": "a.txt", "bogus": 1}`, 400, `no parameter "bogus": the parameters are id, start_line`},
+		{"/api/conversations/c1/ops/read_text", `{"id": "a.txt", "start_line": "abc"}`, 400, `start_line must be a whole number, not a string`},
+		{"/api/conversations/c1/ops/read_text", `["a.txt"]`, 400, `the arguments of read_text must be an object, not an array`},
 		{"/api/conversations/..%2fc1/ops/read_text", `{"id": "a.txt"}`, 400, "conversation"},
 		{"/api/conversations/c1/ops/read_text", `{"id": "../a.txt"}`, 400, `".." components are not allowed`},
 	} {

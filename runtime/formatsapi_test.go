@@ -63,7 +63,7 @@ let missing = ""; try { files.spreadsheet.listSheets("nope.xlsx") } catch (e) { 
 	if got.Shot.Width != 16 || got.Shot.MimeType != "image/png" {
 		t.Errorf("toBase64 %+v", got.Shot)
 	}
-	if !strings.Contains(got.Unknown, `unknown option "maxWidht"`) || !strings.Contains(got.Typed, "page must be a number") || got.Missing != "FileNotFoundError" {
+	if !strings.Contains(got.Unknown, `no parameter "maxWidht": the parameters are file, maxWidth`) || !strings.Contains(got.Typed, "page must be a whole number, not a string") || got.Missing != "FileNotFoundError" {
 		t.Errorf("errors: %q / %q / %q", got.Unknown, got.Typed, got.Missing)
 	}
 	var touched []string

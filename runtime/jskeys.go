@@ -80,18 +80,3 @@ func camelKeys(v any) any {
 	}
 	return v
 }
-
-// jsType names a Go kind as a script writer knows it.
-func jsType(kind string) string {
-	switch {
-	case strings.HasPrefix(kind, "int"), strings.HasPrefix(kind, "float"), strings.HasPrefix(kind, "uint"):
-		return "a number"
-	case kind == "string":
-		return "a string"
-	case kind == "bool":
-		return "true or false"
-	case kind == "slice":
-		return "an array"
-	}
-	return "an object"
-}

@@ -1,9 +1,7 @@
 package runtime
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -133,18 +131,3 @@ func (s *runState) opsEnv(sp files.Ops) ops.Env {
 
 var touchOps = map[ops.Touch]string{ops.Wrote: OpWrite, ops.Appended: OpAppend, ops.Removed: OpRemove}
 
-// writeOpts are the options of a script's writes: its byte budget and
-// its session.
-// argError rewrites a JSON decoding error in the script's terms.
-func argError(err error) error {
-	msg := err.Error()
-	if i := strings.Index(msg, "unknown field "); i >= 0 {
-		field := strings.Trim(msg[i+len("unknown field "):], `"`)
-		return fmt.Errorf("unknown option %q", camel(field))
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Errorf("%s must be %s, not %s", camel(te.Field), jsType(te.Type.Kind().String()), te.Value)
-	}
-	return err
-}

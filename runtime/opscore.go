@@ -24,9 +24,9 @@ func (s *runState) callOp(sp files.Ops, op ops.Op, args map[string]any) (any, er
 	if err != nil {
 		return nil, &badArgument{err.Error()}
 	}
-	in := op.NewIn()
-	if err := ops.Decode(raw, in); err != nil {
-		return nil, &badArgument{argError(err).Error()}
+	in, err := op.DecodeArgs(raw, camel)
+	if err != nil {
+		return nil, &badArgument{err.Error()}
 	}
 	out, err := op.Run(s.ctx, s.opsEnv(sp), in)
 	if err != nil {

@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"convfiles/auth"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
 
+	"convfiles/auth"
 	"convfiles/files"
 	"convfiles/ops"
 )
@@ -38,22 +38,26 @@ func cmdCall(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sp, done, err := openSpace(e, cfg, *conv)
+	in, err := op.DecodeArgs(input, nil)
+	if err != nil {
+		return usagef("%s: %v", op.Name, err)
+	}
+	// A read works on what is there; a change may make the conversation
+	// (and the store), as an agent's first write does.
+	sp, done, err := openSpace(e, cfg, *conv, op.Effect != ops.Reads)
 	if err != nil {
 		return err
 	}
 	defer done()
 	// The command line is the local user, who owns the data folder.
-	res, err := op.Call(auth.NewContext(context.Background(), auth.Local), ops.Env{Space: sp}, input)
+	res, err := op.Run(auth.NewContext(context.Background(), auth.Local), ops.Env{Space: sp}, in)
 	if err != nil {
 		if files.KindOf(err) == files.KindInternal {
 			return err
 		}
 		return fmt.Errorf("%s: %s", files.KindOf(err), files.MessageOf(err))
 	}
-	out := json.NewEncoder(e.stdout)
-	out.SetIndent("", "  ")
-	return out.Encode(res)
+	return printJSON(e, res)
 }
 
 // callArgs is the JSON input of the command line's arguments.

@@ -27,7 +27,7 @@ func cmdCleanup(e *env, args []string) error {
 			return usagef("%v", err)
 		}
 	}
-	store, closeStore, err := openStore(e, cfg)
+	store, closeStore, err := openStore(e, cfg, mustExist)
 	if err != nil {
 		return err
 	}

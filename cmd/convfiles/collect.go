@@ -25,7 +25,7 @@ func cmdCollect(e *env, args []string) error {
 	if *grace < 0 {
 		*grace = cfg.Storage.GCGrace.Duration
 	}
-	store, closeStore, err := openStore(e, cfg)
+	store, closeStore, err := openStore(e, cfg, mustExist)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -12,51 +13,46 @@ import (
 	"convfiles/routes/mcp"
 )
 
-// openStore opens the configured store, with its index, for a management
-// command; done closes both.
-func openStore(e *env, cfg Config) (store *files.Store, done func(), err error) {
-	return openIndexedStore(cfg, e.logger, nil)
-}
-
-// openSpace opens one conversation of the configured store; done closes
-// both.
-func openSpace(e *env, cfg Config, conv string) (sp *files.Space, done func(), err error) {
-	store, closeStore, err := openStore(e, cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	if sp, err = store.Space(conv); err != nil {
-		closeStore()
-		return nil, nil, err
-	}
-	return sp, func() { sp.Close(); closeStore() }, nil
-}
-
+// cmdLs lists the conversations, or the files of one, as a table or,
+// with --json, as the JSON the REST API answers.
 func cmdLs(e *env, args []string) error {
 	f := newFlags(e, "ls", "")
 	conv := f.String("conversation", "", "list this conversation's files instead of the conversations")
 	pattern := f.String("pattern", "", `with --conversation: only files matching this glob ("*.csv", "data/*")`)
+	asJSON := f.Bool("json", false, "print JSON instead of a table")
 	cfg, err := f.parse(args)
 	if err != nil {
 		return err
 	}
-	store, closeStore, err := openStore(e, cfg)
+	if f.NArg() > 0 {
+		return usagef("ls takes no arguments (did you mean --conversation %s?)", f.Arg(0))
+	}
+	if *pattern != "" && *conv == "" {
+		return usagef("--pattern needs --conversation: it filters one conversation's files")
+	}
+	store, closeStore, err := openStore(e, cfg, mustExist)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	defer tw.Flush()
 	if *conv == "" {
 		convs, err := store.Conversations()
 		if err != nil {
 			return err
 		}
+		if *asJSON {
+			return printJSON(e, map[string]any{"conversations": nonNil(convs)})
+		}
+		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		defer tw.Flush()
 		fmt.Fprintln(tw, "CONVERSATION\tFILES\tSIZE\tMODIFIED")
 		for _, c := range convs {
 			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", c.ID, c.Files, files.FormatBytes(c.Bytes), c.Modified.UTC().Format(time.RFC3339))
 		}
 		return nil
+	}
+	if err := conversationExists(store, cfg, *conv); err != nil {
+		return err
 	}
 	sp, err := store.Space(*conv)
 	if err != nil {
@@ -67,11 +63,31 @@ func cmdLs(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *asJSON {
+		return printJSON(e, map[string]any{"conversation": *conv, "files": nonNil(list)})
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	defer tw.Flush()
 	fmt.Fprintln(tw, "NAME\tSIZE\tTYPE\tMODIFIED\tID")
 	for _, r := range list {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Name, files.FormatBytes(r.Size), r.MIME, r.Modified.UTC().Format(time.RFC3339), r.ID)
 	}
 	return nil
+}
+
+// printJSON prints v as indented JSON.
+func printJSON(e *env, v any) error {
+	out := json.NewEncoder(e.stdout)
+	out.SetIndent("", "  ")
+	return out.Encode(v)
+}
+
+// nonNil is list, or an empty one: JSON readers expect [], not null.
+func nonNil[T any](list []T) []T {
+	if list == nil {
+		return []T{}
+	}
+	return list
 }
 
 func cmdCat(e *env, args []string) error {
@@ -85,7 +101,7 @@ func cmdCat(e *env, args []string) error {
 	if *conv == "" || f.NArg() != 1 {
 		return usagef("usage: convfiles cat --conversation ID NAME")
 	}
-	sp, done, err := openSpace(e, cfg, *conv)
+	sp, done, err := openSpace(e, cfg, *conv, mustExist)
 	if err != nil {
 		return err
 	}
@@ -124,7 +140,7 @@ func cmdRm(e *env, args []string) error {
 	if *conv == "" || f.NArg() == 0 {
 		return usagef("usage: convfiles rm --conversation ID NAME...")
 	}
-	sp, done, err := openSpace(e, cfg, *conv)
+	sp, done, err := openSpace(e, cfg, *conv, mustExist)
 	if err != nil {
 		return err
 	}
@@ -162,7 +178,7 @@ func cmdPrompt(e *env, args []string) error {
 	if err := files.ValidateConversationID(*conv); err != nil {
 		return usagef("--conversation: %v", files.MessageOf(err))
 	}
-	store, closeStore, err := openIndexedStore(cfg, e.logger, nil)
+	store, closeStore, err := openStore(e, cfg, mustExist)
 	if err != nil {
 		return err
 	}

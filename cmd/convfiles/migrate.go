@@ -97,6 +97,9 @@ type migration struct {
 func openMigration(e *env, srcCfg, dstCfg Config) (*migration, error) {
 	m := &migration{e: e, report: MigrateReport{From: srcCfg.indexName() + " + " + srcCfg.blobsName(),
 		To: dstCfg.indexName() + " + " + dstCfg.blobsName()}}
+	if err := storeExists(srcCfg); err != nil {
+		return nil, fmt.Errorf("source: %w", err)
+	}
 	var err error
 	if m.src, m.closeSrc, err = openIndexedStore(srcCfg, e.logger, nil); err != nil {
 		return nil, fmt.Errorf("source: %w", err)

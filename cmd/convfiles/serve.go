@@ -63,10 +63,34 @@ func serveConfig(e *env, args []string) (Config, error) {
 	return cfg, cfg.checkIODir()
 }
 
+// listen binds addr; a port in use is said in words, with the flag that
+// picks another.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("%s is already in use (another convfiles, or another program): stop it, or serve on another address "+
+			"with --addr, for example --addr 127.0.0.1:8081 (or address under [server] in the config)", addr)
+	}
+	return ln, err
+}
+
 // serve runs the HTTP server until ctx ends, then shuts down gracefully.
 // When ready is not nil it receives the bound address once the server
 // listens (tests use port 0).
 func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
+	hosted := cfg.Mode == "hosted"
+	if !hosted {
+		if err := checkExposure(cfg.Server.Address, cfg.Server.AllowRemote); err != nil {
+			return err
+		}
+	}
+	// The address first: a busy port is said at once, not after the
+	// store's start-up.
+	ln, err := listen(cfg.Server.Address)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
 	bus := files.NewBus()
 	store, closeStore, err := openIndexedStore(cfg, e.logger, bus)
 	if err != nil {
@@ -77,16 +101,6 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 	// memory back now, not over the minutes the scavenger takes, so a
 	// server's resident size after start does not grow with its store.
 	debug.FreeOSMemory()
-	hosted := cfg.Mode == "hosted"
-	if !hosted {
-		if err := checkExposure(cfg.Server.Address, cfg.Server.AllowRemote); err != nil {
-			return err
-		}
-	}
-	ln, err := net.Listen("tcp", cfg.Server.Address)
-	if err != nil {
-		return err
-	}
 	if cfg.Server.PublicURL == "" {
 		cfg.Server.Address = ln.Addr().String()
 	}

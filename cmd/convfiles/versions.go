@@ -13,9 +13,12 @@ import (
 // fileCommand parses "--conversation ID FILE [more…]" with want
 // arguments, opens the conversation and finds FILE (a name or an ID; a
 // deleted file by its ID). done closes the Space and the Store.
-func fileCommand(e *env, args []string, name, usage string, want int) (sp *files.Space, rec files.Record, rest []string, done func(), err error) {
+func fileCommand(e *env, args []string, name, usage string, want int, extra func(f *flags)) (sp *files.Space, rec files.Record, rest []string, done func(), err error) {
 	f := newFlags(e, name, usage)
 	conv := f.String("conversation", "", "the conversation (required)")
+	if extra != nil {
+		extra(f)
+	}
 	cfg, err := f.parse(args)
 	if err != nil {
 		return nil, rec, nil, nil, err
@@ -23,7 +26,7 @@ func fileCommand(e *env, args []string, name, usage string, want int) (sp *files
 	if *conv == "" || f.NArg() != want {
 		return nil, rec, nil, nil, usagef("usage: convfiles %s %s", name, usage)
 	}
-	if sp, done, err = openSpace(e, cfg, *conv); err != nil {
+	if sp, done, err = openSpace(e, cfg, *conv, mustExist); err != nil {
 		return nil, rec, nil, nil, err
 	}
 	if rec, err = sp.Record(f.Arg(0)); err != nil {
@@ -36,7 +39,10 @@ func fileCommand(e *env, args []string, name, usage string, want int) (sp *files
 // cmdVersions lists the kept versions of a file, by name or ID; a deleted
 // file is found by its ID.
 func cmdVersions(e *env, args []string) error {
-	sp, rec, _, done, err := fileCommand(e, args, "versions", "--conversation ID FILE", 1)
+	var asJSON *bool
+	sp, rec, _, done, err := fileCommand(e, args, "versions", "--conversation ID FILE", 1, func(f *flags) {
+		asJSON = f.Bool("json", false, "print JSON instead of a table")
+	})
 	if err != nil {
 		return err
 	}
@@ -44,6 +50,9 @@ func cmdVersions(e *env, args []string) error {
 	list, err := sp.Versions(rec.ID)
 	if err != nil {
 		return err
+	}
+	if *asJSON {
+		return printJSON(e, map[string]any{"file": rec, "versions": nonNil(list)})
 	}
 	state := fmt.Sprintf("version %d", rec.Version)
 	if rec.Deleted != nil {
@@ -63,7 +72,7 @@ func cmdVersions(e *env, args []string) error {
 // cmdRestore makes a kept version a file's content again; the content it
 // replaces is kept in turn.
 func cmdRestore(e *env, args []string) error {
-	sp, rec, rest, done, err := fileCommand(e, args, "restore", "--conversation ID FILE VERSION", 2)
+	sp, rec, rest, done, err := fileCommand(e, args, "restore", "--conversation ID FILE VERSION", 2, nil)
 	if err != nil {
 		return err
 	}

@@ -47,9 +47,12 @@ var rules = map[string]struct {
 	"files/s3blobs": {mayImport: []string{"files", "internal/bytesize", "internal/textdiff"}, mustNot: []string{"database/sql", "github.com/dop251/goja", "modernc.org/sqlite"}},
 	// internal/pgserver and internal/s3server start throwaway servers for
 	// tests and benchmarks; nothing that ships imports them.
-	"internal/pgserver":   {mayImport: []string{"internal/testserver"}},
-	"internal/s3server":   {mayImport: []string{"internal/testserver"}},
+	"internal/pgserver":   {mayImport: []string{"internal/testserver", "internal/needs"}},
+	"internal/s3server":   {mayImport: []string{"internal/testserver", "internal/needs"}},
 	"internal/testserver": {},
+	// internal/needs skips a test, naming what to install, on a machine
+	// without what it needs.
+	"internal/needs": {},
 	// files/filestest is the conformance suite every store runs.
 	"files/filestest": {mayImport: []string{"files", "internal/bytesize", "internal/textdiff"}, mustNot: []string{"net/http", "database/sql"}},
 	// files/blobtest and files/indextest are the conformance suites of the
