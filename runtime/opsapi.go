@@ -130,4 +130,3 @@ func (s *runState) opsEnv(sp files.Ops) ops.Env {
 }
 
 var touchOps = map[ops.Touch]string{ops.Wrote: OpWrite, ops.Appended: OpAppend, ops.Removed: OpRemove}
-
