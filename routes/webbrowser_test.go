@@ -106,6 +106,16 @@ func TestFileBrowserInChromium(t *testing.T) {
 	p.screenshot("web-browser-1280.png")
 	checkNarrow(p)
 	checkHostileMarkdown(p)
+	checkUnknownConversation(p)
+}
+
+// checkUnknownConversation opens a conversation nobody wrote to (a typo):
+// the page says it does not exist, not that it is empty.
+func checkUnknownConversation(p browserPage) {
+	p.t.Helper()
+	run(p.t, p.ctx, chromedp.Navigate(p.e.srv.URL+"/#c=brwose-1"), chromedp.WaitVisible(chromedp.ID("rows")))
+	p.poll("a typo'd conversation is not called empty",
+		`!document.getElementById("empty").hidden && document.getElementById("empty").textContent.startsWith('There is no conversation \u201cbrwose-1\u201d')`)
 }
 
 // checkMarkdown previews a Markdown file: headings, emphasis, lists,

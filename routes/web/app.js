@@ -8,7 +8,7 @@ const $ = (id) => document.getElementById(id);
 const state = {
   conv: "", folder: "", files: [], folders: [], total: 0, events: null, fresh: new Set(), rendered: "", csrf: "",
   view: localStorage.getItem("convfiles.view") === "cards" ? "cards" : "list",
-  sort: { key: "name", desc: false }, search: "",
+  sort: { key: "name", desc: false }, search: "", known: null,
 };
 // Every event the page received, with its arrival time (tests and the
 // latency benchmark read it).
@@ -107,6 +107,7 @@ function say(text, isError) {
 
 async function loadConversations() {
   const { conversations } = await api("/api/conversations");
+  state.known = new Set(conversations.map((c) => c.id));
   const list = $("conv-items"), options = $("conversations");
   list.replaceChildren();
   options.replaceChildren();

@@ -104,6 +104,12 @@ function render() {
   $("cards").replaceChildren(...(list ? [] : [...folders.map(folderCard), ...files.map(card)]));
   state.fresh.clear();
   $("empty").hidden = folders.length + files.length > 0;
+  // An ID nobody wrote to is not an empty conversation: a typo says so.
+  const unknown = state.known && !state.known.has(state.conv) && !state.folder && !state.search;
+  $("empty").textContent = unknown
+    ? "There is no conversation \u201c" + state.conv + "\u201d: pick one from the list, or upload a file to start it."
+    : "Nothing here yet: upload files, make a folder, or let an agent write them.";
+  $("empty").classList.toggle("error", !!unknown);
   if (total > files.length) say("Showing " + files.length + " of " + total + " files; search to narrow them.");
 }
 
