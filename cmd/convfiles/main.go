@@ -40,6 +40,7 @@ type command struct {
 var commands = []command{
 	{"serve", "serve file links over HTTP", cmdServe},
 	{"mcp", "serve MCP tools, resources and the prompt over stdin/stdout", cmdMCP},
+	{"mcp-config", "print the setup of convfiles for an MCP client (claude-desktop, claude-code, vscode, cursor, …)", cmdMCPConfig},
 	{"run", "run a script (file or stdin) and print its report as JSON", cmdRun},
 	{"ls", "list conversations, or the files of one", cmdLs},
 	{"cat", "write a file of a conversation to stdout", cmdCat},
@@ -109,7 +110,7 @@ var errReported = errors.New("reported")
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "usage: convfiles <command> [flags]\n\ncommands:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-15s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'convfiles <command> -h' for a command's flags.")
 }
