@@ -34,7 +34,9 @@ var mcpClients = []mcpClient{
 			return jsonSnippet("mcpServers", "command", "npx", "args", []string{"-y", "mcp-remote", u})
 		}},
 	{"claude-code", "Claude Code", "run in a terminal (--scope user for every project)",
-		func(c string, a []string) string { return "claude mcp add convfiles -- " + shellJoin(append([]string{c}, a...)) + "\n" },
+		func(c string, a []string) string {
+			return "claude mcp add convfiles -- " + shellJoin(append([]string{c}, a...)) + "\n"
+		},
 		func(u string) string { return "claude mcp add --transport http convfiles " + shellQuote(u) + "\n" }},
 	{"vscode", "VS Code", ".vscode/mcp.json in the workspace (or MCP: Open User Configuration)",
 		func(c string, a []string) string {
