@@ -4,6 +4,7 @@
 # version is `git describe` (a tag, else the commit), also shown by
 # `convfiles --version`. Each binary must be static; the one for this
 # machine must run and say its version.
+# It also packs the npm packages (release/npm.sh) into out-dir/npm.
 # Usage: release/build.sh [out-dir]   (default dist)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,3 +34,4 @@ if [ -x "$native" ]; then
 	echo "$got"
 fi
 ls -l "$out"
+release/npm.sh "$out" "$version"
