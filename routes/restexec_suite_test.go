@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"convfiles/internal/docs"
 )
 
 // The HTTP-level tests of the Workspace Save/Execute API's own server
@@ -155,7 +157,7 @@ func restexecSuites() []restexecSuite {
 // TestRestexecSuiteCountIsInTheReadme: the README says how many of
 // restexec's cases pass as they are and lists the others.
 func TestRestexecSuiteCountIsInTheReadme(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+	readme, err := []byte(docs.Text(t)), error(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"convfiles/internal/docs"
 )
 
 // seedLuaExample returns the Lua example of a seed document, copied
@@ -152,7 +154,7 @@ return { url = url, name = back.name, tag = back.tags[2], info = file_info("data
 
 // TestReadmeLuaExample runs the README's Lua example.
 func TestReadmeLuaExample(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	b, err := []byte(docs.Text(t)), error(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

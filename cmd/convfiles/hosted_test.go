@@ -255,7 +255,7 @@ func TestVersionAndLogConfig(t *testing.T) {
 // its configuration serves, and every command and request of its example
 // works as shown, the key and the token it mints carried from line to line.
 func TestReadmeHostedDeployment(t *testing.T) {
-	section := readmeSection(t, "## Hosted deployment", "## Running several replicas")
+	section := readmeSection(t, "## Hosted deployment", "")
 	c := newCLI(t)
 	var script []string
 	for _, m := range regexp.MustCompile("(?ms)^```(\\w*)\n(.*?)^```").FindAllStringSubmatch(section, -1) {

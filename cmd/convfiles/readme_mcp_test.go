@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -44,8 +45,8 @@ func TestReadmeMCPConfigs(t *testing.T) {
 			checkMCPURL(t, c, s.URL)
 			continue
 		}
-		if s.Command != "convfiles" {
-			t.Fatalf("the README starts %q", s.Command)
+		if !filepath.IsAbs(s.Command) || filepath.Base(s.Command) != "convfiles" {
+			t.Fatalf("the documentation starts %q, not convfiles by its absolute path (a desktop app's PATH rarely holds it)", s.Command)
 		}
 		out := mcpSession(t, c, s.Args, []string{
 			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"readme","version":"1"}}}`,

@@ -20,7 +20,7 @@ import (
 // folder. Every conversation arrives as it was, a second run copies
 // nothing, event numbers go on, and the key and the code come along.
 func TestReadmeMovingAStore(t *testing.T) {
-	section := readmeSection(t, "### Moving a store in and out", "## Security model")
+	section := readmeSection(t, "### Moving a store in and out", "")
 	blocks := regexp.MustCompile("(?ms)^```bash\n(.*?)^```").FindAllStringSubmatch(section, -1)
 	if len(blocks) != 1 {
 		t.Fatalf("the section has %d bash blocks, want its commands", len(blocks))

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"convfiles/internal/samples"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,9 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strings"
 	"testing"
+
+	"convfiles/internal/docs"
+	"convfiles/internal/samples"
 )
 
 // block is one fenced code block of the README.
@@ -21,13 +22,9 @@ type block struct{ lang, body string }
 
 func readmeBlocks(t *testing.T) []block {
 	t.Helper()
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []block
-	for _, m := range regexp.MustCompile("(?ms)^```(\\w*)\n(.*?)^```").FindAllStringSubmatch(string(b), -1) {
-		out = append(out, block{m[1], m[2]})
+	for _, b := range docs.Blocks(t) {
+		out = append(out, block{b.Lang, b.Body})
 	}
 	return out
 }
@@ -284,23 +281,9 @@ func checkReadmeConfig(t *testing.T, body string) {
 	}
 }
 
-// readmeSection is the README's text from the heading start up to the
-// heading end.
+// readmeSection is the documentation's text from the heading start up
+// to the heading end ("": to the end of start's page).
 func readmeSection(t *testing.T, start, end string) string {
 	t.Helper()
-	raw, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	section := string(raw)
-	i := strings.Index(section, start)
-	if i < 0 {
-		t.Fatalf("the README has no %q", start)
-	}
-	section = section[i:]
-	j := strings.Index(section, end)
-	if j < 0 {
-		t.Fatalf("the README has no %q after %q", end, start)
-	}
-	return section[:j]
+	return docs.Section(t, start, end)
 }

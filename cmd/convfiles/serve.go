@@ -229,7 +229,7 @@ func checkExposure(address string, allowRemote bool) error {
 	}
 	return fmt.Errorf("refusing to listen on %s: in local mode nothing authenticates requests, so every machine that can reach "+
 		"this address could read and change every conversation's files and run scripts; listen on 127.0.0.1 (the default), "+
-		"run in hosted mode (mode = \"hosted\": API keys, tokens and signed links; README, Hosted deployment), "+
+		"run in hosted mode (mode = \"hosted\": API keys, tokens and signed links; docs/hosted.md), "+
 		"or put an authenticating proxy in front and set [server] allow_remote = true (--allow-remote)", address)
 }
 
