@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"net/textproto"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"convfiles/files"
@@ -80,46 +79,43 @@ func uploadBody(t testing.TB, fields [][2]string, parts ...part) (*bytes.Buffer,
 func (e *apiEnv) upload(conv, query string, parts ...part) (int, envelopeOf[struct{ Files []fileOut }]) {
 	e.t.Helper()
 	body, ctype := uploadBody(e.t, nil, parts...)
-	resp, err := http.Post(e.srv.URL+"/api/files/upload?conversation="+conv+query, ctype, body)
-	if err != nil {
-		e.t.Fatal(err)
-	}
+	raw := body.Bytes()
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/api/files/upload?conversation="+conv+query, bytes.NewReader(raw))
+	req.Header.Set("Content-Type", ctype)
+	resp, b := exchange(e.t, req, raw)
 	var env envelopeOf[struct{ Files []fileOut }]
-	decode(e.t, resp, &env)
+	if err := json.Unmarshal(b, &env); err != nil {
+		e.t.Fatalf("%s: %v", b, err)
+	}
 	return resp.StatusCode, env
 }
 
 // do sends a request with an optional JSON body and decodes the answer.
 func (e *apiEnv) do(method, path string, body any, out any) int {
 	e.t.Helper()
-	var rd io.Reader
-	if raw, ok := body.(rawJSON); ok {
-		rd = strings.NewReader(string(raw))
+	var raw []byte
+	if r, ok := body.(rawJSON); ok {
+		raw = []byte(r)
 	} else if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
+		raw, _ = json.Marshal(body)
 	}
-	req, _ := http.NewRequest(method, e.srv.URL+path, rd)
-	if rd != nil {
+	req, _ := http.NewRequest(method, e.srv.URL+path, bytes.NewReader(raw))
+	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
+	resp, b := exchange(e.t, req, raw)
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			e.t.Fatalf("%s: %v", b, err)
+		}
 	}
-	decode(e.t, resp, out)
 	return resp.StatusCode
 }
 
 func (e *apiEnv) get(path string) (*http.Response, []byte) {
 	e.t.Helper()
-	resp, err := http.Get(e.srv.URL + path)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp, b
+	req, _ := http.NewRequest(http.MethodGet, e.srv.URL+path, nil)
+	return exchange(e.t, req, nil)
 }
 
 func decode(t testing.TB, resp *http.Response, out any) {

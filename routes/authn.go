@@ -17,7 +17,7 @@ import (
 
 // openPaths are answered without a credential: they reveal nothing of any
 // conversation.
-var openPaths = map[string]bool{"/healthz": true, "/health": true, resourceMetadataPath: true}
+var openPaths = map[string]bool{"/healthz": true, "/health": true, "/openapi.json": true, resourceMetadataPath: true}
 
 // resourceMetadataPath is where an MCP client finds how to authenticate
 // (RFC 9728 protected-resource metadata).

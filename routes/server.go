@@ -185,6 +185,7 @@ func New(cfg Config) *Server {
 		r.Handle(resourceMetadataPath, s.resourceMetadata(cfg.Issuers)).Methods(http.MethodGet, http.MethodOptions)
 	}
 	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
+	r.HandleFunc("/openapi.json", s.handleOpenAPI).Methods(http.MethodGet, http.MethodHead)
 	r.HandleFunc("/health", s.handleRestexecHealth).Methods(http.MethodGet, http.MethodHead)
 	if cfg.Metrics != nil {
 		r.Handle("/metrics", s.needs(auth.Admin, cfg.Metrics.Handler().ServeHTTP)).Methods(http.MethodGet)

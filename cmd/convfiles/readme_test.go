@@ -155,6 +155,15 @@ func checkQuickstartLinks(t *testing.T, c *cli, report, errorExample string, cur
 		if strings.HasSuffix(line, "/healthz") && !strings.Contains(string(out), `"sandbox":{"confinement":"rlimits`) {
 			t.Errorf("/healthz does not describe the sandbox as the README says: %s", out)
 		}
+		if strings.HasSuffix(line, "/openapi.json'") {
+			var doc struct {
+				OpenAPI string
+				Paths   map[string]any
+			}
+			if json.Unmarshal(out, &doc) != nil || doc.OpenAPI != "3.1.0" || doc.Paths["/api/files/{id}"] == nil {
+				t.Errorf("/openapi.json is not the OpenAPI description: %.200s", out)
+			}
+		}
 		if strings.HasSuffix(line, "/health") {
 			var h struct {
 				Status          string
