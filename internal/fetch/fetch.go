@@ -122,7 +122,7 @@ func (f *Fetcher) dial(ctx context.Context, network, address string) (net.Conn, 
 		return nil, fmt.Errorf("%s has no address", host)
 	}
 	for _, a := range addrs {
-		if why := f.refuse(a.Unmap()); why != "" {
+		if why := f.refuse(a); why != "" {
 			return nil, &Error{fmt.Sprintf("download from %s refused: %s is %s; only public addresses may be reached", host, a, why)}
 		}
 	}
@@ -133,8 +133,16 @@ func (f *Fetcher) dial(ctx context.Context, network, address string) (net.Conn, 
 // metadata are the cloud providers' instance-metadata addresses.
 var metadata = []netip.Addr{netip.MustParseAddr("169.254.169.254"), netip.MustParseAddr("fd00:ec2::254"), netip.MustParseAddr("100.100.100.200")}
 
-// refuse says why a may not be reached, or "" when it may.
+// refuse says why a may not be reached, or "" when it may. An address
+// with a zone (fe80::1%eth0, ::1%lo) names an interface of this machine,
+// whatever its digits: no prefix contains it, so it is refused before
+// any is asked. An IPv4 address written as IPv6 (mapped) is judged as the
+// IPv4 address it is.
 func (f *Fetcher) refuse(a netip.Addr) string {
+	if a.Zone() != "" {
+		return "an address with a zone (%" + a.Zone() + "), which names an interface of this machine"
+	}
+	a = a.Unmap()
 	for _, p := range f.allow {
 		if p.Contains(a) {
 			return ""
@@ -148,7 +156,13 @@ func (f *Fetcher) refuse(a netip.Addr) string {
 	if f.policy.AllowPrivate {
 		return ""
 	}
-	return special(a)
+	if why := special(a); why != "" {
+		return why
+	}
+	if !a.IsGlobalUnicast() {
+		return "not a globally routable unicast address"
+	}
+	return ""
 }
 
 // Download is a fetched body being read.

@@ -203,3 +203,64 @@ func TestRefusesEverySpecialPurposeRange(t *testing.T) {
 		}
 	}
 }
+
+// TestZonesAndOtherSpellingsNeverReachTheHost: a service listening on
+// ::1 only is reached by no spelling of a local address: IPv6 zones
+// (which no prefix contains), directly and through a redirect, nor the
+// decimal, hex, octal and short forms of IPv4, nor IPv4 inside IPv6.
+func TestZonesAndOtherSpellingsNeverReachTheHost(t *testing.T) {
+	var hits atomic.Int64
+	ln, err := net.Listen("tcp", "[::1]:0")
+	if err != nil {
+		t.Skip("::1 cannot be bound on this machine:", err)
+	}
+	local := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, "host-only secret")
+	}))
+	local.Listener.Close()
+	local.Listener = ln
+	local.Start()
+	defer local.Close()
+	port := portOf(local)
+	pubLn, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Skip("127.0.0.2 cannot be bound on this machine:", err)
+	}
+	public := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://[::1%25lo]:"+port+"/", http.StatusFound)
+	}))
+	public.Listener.Close()
+	public.Listener = pubLn
+	public.Start()
+	defer public.Close()
+
+	f := fetcher(t)
+	zoned := []string{
+		"http://[::1%25lo]:" + port + "/",
+		"http://[::1%251]:" + port + "/",
+		"http://[fe80::1%25lo]:" + port + "/",
+		"http://[fd00:ec2::254%25eth0]/latest/meta-data/",
+		"http://[2606:4700::1111%25eth0]:" + port + "/", // a public address, made local by its zone
+		"http://files.example.test:" + portOf(public) + "/to-zone",
+	}
+	for _, u := range zoned {
+		_, err := f.Get(context.Background(), u)
+		if fe := (*Error)(nil); !errors.As(err, &fe) || !strings.Contains(err.Error(), "zone") {
+			t.Errorf("%s: %v, want a refusal naming the zone", u, err)
+		}
+	}
+	for _, u := range []string{
+		"http://2130706433:" + port + "/", "http://0x7f000001:" + port + "/", "http://0177.0.0.1:" + port + "/",
+		"http://127.1:" + port + "/", "http://[::ffff:7f00:1]:" + port + "/", "http://[::127.0.0.1]:" + port + "/",
+		"http://[64:ff9b::127.0.0.1]:" + port + "/", "http://[2002:7f00:1::]:" + port + "/", "http://[0:0:0:0:0:0:0:1]:" + port + "/",
+	} {
+		if d, err := f.Get(context.Background(), u); err == nil {
+			d.Body.Close()
+			t.Errorf("%s was fetched", u)
+		}
+	}
+	if hits.Load() != 0 {
+		t.Fatalf("the host-only service was reached %d times", hits.Load())
+	}
+}
