@@ -7,6 +7,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"time"
 
@@ -47,6 +48,27 @@ type KeyStore interface {
 	Keys(ctx context.Context) ([]Key, error)
 	// RevokeKey marks a key revoked; revoking it again changes nothing.
 	RevokeKey(ctx context.Context, id string, at time.Time) error
+}
+
+// CheckTenantFree refuses a new key's tenant that overlaps the tenant of
+// a working key (TenantsOverlap): "acme-corp-" beside "acme-" would let
+// the acme- key read and write every acme-corp- conversation. The same
+// tenant again is a second key of one tenant, and is allowed.
+func CheckTenantFree(ctx context.Context, ks KeyStore, tenant string) error {
+	if tenant == "" {
+		return nil
+	}
+	keys, err := ks.Keys(ctx)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if k.Revoked == nil && TenantsOverlap(tenant, k.Tenant) {
+			return files.E("create key", files.KindConflict, tenant, fmt.Sprintf("overlaps tenant %q of key %s (%s): a key of the shorter "+
+				"prefix would reach the other's conversations; choose a prefix that neither starts nor is started by an existing tenant's", k.Tenant, k.ID, k.Name), nil)
+		}
+	}
+	return nil
 }
 
 // NewKey makes an API key with the given name, scopes and binding. It

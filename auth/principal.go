@@ -190,8 +190,18 @@ func ValidateTenant(t string) error {
 	if last := t[len(t)-1]; last != '-' && last != '_' {
 		return files.E("validate tenant", files.KindInvalid, t, "does not end in \"-\" or \"_\"; "+rules, nil)
 	}
+	if !strings.ContainsFunc(t[:len(t)-1], func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' }) {
+		return files.E("validate tenant", files.KindInvalid, t, "has no letter or digit before its separator, so it would start almost every conversation ID; "+rules, nil)
+	}
 	if err := files.ValidateConversationID(t); err != nil {
 		return files.E("validate tenant", files.KindInvalid, t, "is not the start of a conversation ID; "+rules, nil)
 	}
 	return nil
+}
+
+// TenantsOverlap reports whether two different tenant prefixes reach
+// some of the same conversations: one starts the other ("acme-" and
+// "acme-corp-"), so a credential of the shorter reaches the longer's.
+func TenantsOverlap(a, b string) bool {
+	return a != "" && b != "" && a != b && (strings.HasPrefix(a, b) || strings.HasPrefix(b, a))
 }

@@ -115,6 +115,7 @@ func TestIdentityProviderTokens(t *testing.T) {
 		"no expiry":      set.sign(t, "a", claims(jwt.MapClaims{"exp": nil})),
 		"no binding":     set.sign(t, "a", claims(jwt.MapClaims{"tenant": nil})),
 		"bad tenant":     set.sign(t, "a", claims(jwt.MapClaims{"tenant": "acme"})),
+		"tenant _":       set.sign(t, "a", claims(jwt.MapClaims{"tenant": "_"})), // starts nearly every conversation ID
 		"bad scope":      set.sign(t, "a", claims(jwt.MapClaims{"scope": "root"})),
 		"HS256":          hsTok,
 	} {

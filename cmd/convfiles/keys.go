@@ -100,6 +100,9 @@ func keysCreate(e *env, args []string) error {
 		return err
 	}
 	defer ix.Close()
+	if err := auth.CheckTenantFree(context.Background(), ix, k.Tenant); err != nil {
+		return err
+	}
 	if err := ix.CreateKey(context.Background(), k); err != nil {
 		return err
 	}
