@@ -135,6 +135,8 @@ func TestMintTokenRefusals(t *testing.T) {
 		{"more scopes than the key", key, `{"scopes": ["read", "execute"]}`, 403, "at most its key's scopes"},
 		{"an unknown scope", key, `{"scopes": "read fly"}`, 400, "scopes are read, write, execute and admin"},
 		{"over a day", key, `{"ttl_seconds": 90000}`, 400, "from 1s to 24h"},
+		{"a TTL whose nanoseconds wrap", key, `{"ttl_seconds": 18446744074}`, 400, "ttl_seconds is out of range"},
+		{"a negative TTL", key, `{"ttl_seconds": -5}`, 400, "ttl_seconds is out of range"},
 		{"a misspelt field", key, `{"ttl": 60}`, 400, `unknown field "ttl"`},
 		{"not JSON", key, `{"scopes": `, 400, "send a JSON body like"},
 		{"over 64 KiB", key, big, 413, "larger than 64 KiB"},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -79,6 +80,13 @@ func (s *Server) handleMintToken(w http.ResponseWriter, r *http.Request) {
 	scopes, err := parseScopesJSON(body.Scopes)
 	if err != nil {
 		writeError(w, r, s.log, err)
+		return
+	}
+	// Checked before any arithmetic: seconds times 10⁹ overflows past
+	// 292 years, and 18446744074 s wrapped to a 0.29 s token.
+	if body.TTLSeconds < 0 || body.TTLSeconds > int64(auth.MaxTokenTTL/time.Second) {
+		writeError(w, r, s.log, files.E("mint token", files.KindInvalid, strconv.FormatInt(body.TTLSeconds, 10),
+			"ttl_seconds is out of range: a token lives from 1s to "+auth.MaxTokenTTL.String()+" (1 to 86400 seconds); leave it out for 15m", nil))
 		return
 	}
 	tok, err := s.auth.Mint(auth.FromContext(r.Context()), auth.TokenRequest{Scopes: scopes, Tenant: body.Tenant,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -100,6 +101,11 @@ func cmdCat(e *env, args []string) error {
 	}
 	if *conv == "" || f.NArg() != 1 {
 		return usagef("usage: convfiles cat --conversation ID NAME")
+	}
+	versionSet := false
+	f.Visit(func(fl *flag.Flag) { versionSet = versionSet || fl.Name == "version" })
+	if versionSet && *version < 1 {
+		return usagef("--version %d: kept versions are numbered from 1 (convfiles versions lists them); leave it out for the current content", *version)
 	}
 	sp, done, err := openSpace(e, cfg, *conv, mustExist)
 	if err != nil {

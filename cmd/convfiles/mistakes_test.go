@@ -54,6 +54,8 @@ func TestTyposAreErrorsNotEmptyAnswers(t *testing.T) {
 		{[]string{"call", "--conversation", "c1", "read_text", "id=a.txt", "strat_line=2"}, `no parameter "strat_line": the parameters are id, start_line`},
 		{[]string{"call", "--conversation", "c1", "read_text", `["a.txt"]`}, "pass the input as one JSON object or as key=value pairs"},
 		{[]string{"ls", "c1"}, "did you mean --conversation c1?"},
+		{[]string{"cat", "--conversation", "c1", "--version", "0", "a.txt"}, "kept versions are numbered from 1"},
+		{[]string{"cat", "--conversation", "c1", "--version", "-2", "a.txt"}, "kept versions are numbered from 1"},
 		{[]string{"ls", "--pattern", "*.txt"}, "--pattern needs --conversation"},
 	} {
 		code, _, errs := c.run("", c2.args...)
