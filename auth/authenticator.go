@@ -7,6 +7,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"convfiles/files"
 	"convfiles/internal/signing"
 )
 
@@ -81,4 +82,28 @@ func BearerToken(header string) string {
 		return ""
 	}
 	return strings.TrimSpace(tok)
+}
+
+// StillValid reports whether the credential behind p still works: it
+// has not expired, and the API key it is or was minted from has not been
+// revoked. Long-lived work a credential opened (an event stream, an MCP
+// session) asks it every few seconds and ends when it does not.
+func (a *Authenticator) StillValid(ctx context.Context, p *Principal) error {
+	if p == nil || p == Local {
+		return nil
+	}
+	if !p.Expires.IsZero() && !a.now().Before(p.Expires) {
+		return Unauthenticated("the credential expired at " + p.Expires.UTC().Format(time.RFC3339))
+	}
+	if p.Key == "" || a.Keys == nil {
+		return nil
+	}
+	k, err := a.Keys.Key(ctx, p.Key)
+	switch {
+	case files.KindOf(err) == files.KindNotFound, err == nil && k.Revoked != nil:
+		return Unauthenticated("the API key " + p.Key + " was revoked")
+	case err != nil:
+		return nil // the index cannot answer now: the next check asks again
+	}
+	return nil
 }

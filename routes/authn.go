@@ -157,10 +157,17 @@ func (s *Server) protectMCP(h http.Handler) http.Handler {
 		return &sdkauth.TokenInfo{Scopes: strings.Fields(p.Scopes.String()), Expiration: p.Expires, UserID: p.ID,
 			Extra: map[string]any{principalKey: p}}, nil
 	}
+	// Every request's work, the session's GET stream of server messages
+	// included, ends with the credential that sent it.
+	watched := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		watch, stop := s.watchCredential(r)
+		defer stop()
+		h.ServeHTTP(w, r.WithContext(watch.ctx))
+	})
 	return sdkauth.RequireBearerToken(verify, &sdkauth.RequireBearerTokenOptions{
 		ResourceMetadataURL:    apiURL(s.links, resourceMetadataPath),
 		AllowMissingExpiration: true, // API keys live until revoked
-	})(h)
+	})(watched)
 }
 
 // resourceMetadata serves RFC 9728 protected-resource metadata, where MCP

@@ -52,9 +52,17 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	ctx, cancel := context.WithCancel(r.Context())
+	// The stream ends with its credential: at a token's expiry, or within
+	// credentialRecheck of its key's revocation.
+	watch, cancel := s.watchCredential(r)
 	defer cancel()
+	ctx := watch.ctx
 	defer context.AfterFunc(s.closing, cancel)() // Shutdown ends the stream
+	// The links it delivers never outlive the credential either.
+	links := s.links
+	if p := auth.FromContext(r.Context()); p != nil {
+		links.Sign = links.Sign.LimitedTo(p.Expires)
+	}
 	follow, err := s.store.Follow(conv, last)
 	if err != nil {
 		writeError(w, r, s.log, err)
@@ -77,7 +85,11 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	for {
 		evs, err := follow.Next(ctx, eventKeepAlive)
 		if err != nil {
-			if ctx.Err() == nil {
+			if why := watch.why(); why != nil {
+				data, _ := json.Marshal(map[string]string{"type": "UnauthenticatedError", "message": files.MessageOf(why)})
+				fmt.Fprintf(w, "event: credential-ended\ndata: %s\n\n", data)
+				rc.Flush()
+			} else if ctx.Err() == nil {
 				s.log.Error("event stream", "err", err)
 			}
 			return
@@ -89,7 +101,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			if !reaches(ctx, ev.Conversation) {
 				continue
 			}
-			data, _ := json.Marshal(eventPayload(ev, s.links))
+			data, _ := json.Marshal(eventPayload(ev, links))
 			fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", ev.Seq, ev.Type, data)
 		}
 		if rc.Flush() != nil {

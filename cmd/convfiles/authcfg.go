@@ -169,8 +169,8 @@ func (c Config) authenticator(ctx context.Context, store *files.Store) (*auth.Au
 // validateAuth checks [auth] before anything starts.
 func (c Config) validateAuth() error {
 	a := c.Auth
-	if a.LinkTTL.Duration <= 0 || a.TokenTTL.Duration < time.Second || a.TokenTTL.Duration > auth.MaxTokenTTL {
-		return fmt.Errorf("config: auth.link_ttl must be positive and auth.token_ttl between 1s and %s", auth.MaxTokenTTL)
+	if a.LinkTTL.Duration <= 0 || a.LinkTTL.Duration > links.MaxLifetime || a.TokenTTL.Duration < time.Second || a.TokenTTL.Duration > auth.MaxTokenTTL {
+		return fmt.Errorf("config: auth.link_ttl must be from 1s to 168h (a link lives a week at most) and auth.token_ttl between 1s and %s", auth.MaxTokenTTL)
 	}
 	if len(a.SigningKeys) > 0 {
 		if _, err := signing.Parse(a.SigningKeys); err != nil {

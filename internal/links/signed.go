@@ -19,6 +19,14 @@ import (
 // DefaultTTL is how long a signed link works.
 const DefaultTTL = time.Hour
 
+// MaxLifetime is the longest a link may live: one signed with a later
+// expiry is refused, whoever holds a key (a worker holds its
+// conversation's) and whatever TTL it was configured with.
+const MaxLifetime = 7 * 24 * time.Hour
+
+// ErrTooLong is a link whose expiry is further away than MaxLifetime.
+var ErrTooLong = errors.New("the link's expiry is further away than a link may live (7 days); ask for a new link")
+
 // Signer signs links: a link carries its expiry (exp, Unix seconds), the
 // ID of the key that signed it (kid) and an HMAC-SHA256 (sig) over the
 // conversation, the file's name and the expiry. The key is derived for
@@ -38,6 +46,18 @@ type Signer struct {
 	TTL time.Duration
 	// Now tells the time (time.Now when nil).
 	Now func() time.Time
+	// Until, when set, is the latest expiry this Signer gives: the end of
+	// the credential the links are made for, which they never outlive.
+	Until time.Time
+}
+
+// LimitedTo returns a Signer whose links expire by until at the latest
+// (s itself when until is zero or s is nil).
+func (s *Signer) LimitedTo(until time.Time) *Signer {
+	if s == nil || until.IsZero() {
+		return s
+	}
+	return &Signer{Keys: s.Keys, Conversation: s.Conversation, TTL: s.TTL, Now: s.Now, Until: until}
 }
 
 // The refusals of Verify.
@@ -119,7 +139,11 @@ func (s *Signer) Query(conv, name string) string {
 	if ttl <= 0 {
 		ttl = DefaultTTL
 	}
-	exp := strconv.FormatInt((s.now().Add(ttl).Unix()+59)/60*60, 10)
+	at := (s.now().Add(ttl).Unix() + 59) / 60 * 60
+	if !s.Until.IsZero() && at > s.Until.Unix() {
+		at = s.Until.Unix()
+	}
+	exp := strconv.FormatInt(at, 10)
 	sig := base64.RawURLEncoding.EncodeToString(k.MAC(conv, name, exp))
 	return "exp=" + exp + "&kid=" + url.QueryEscape(k.ID) + "&sig=" + sig
 }
@@ -177,8 +201,12 @@ func (s *Signer) verify(conv, name, exp, kid, sig string) error {
 	} else if !s.derive(k, conv).mac.Equal(got[:n], conv, name, exp) {
 		return ErrBadSig
 	}
-	if s.now().Unix() >= at {
+	now := s.now().Unix()
+	if now >= at {
 		return ErrExpired
+	}
+	if at > now+int64(MaxLifetime/time.Second)+60 {
+		return ErrTooLong
 	}
 	return nil
 }

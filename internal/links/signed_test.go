@@ -3,6 +3,7 @@ package links
 import (
 	"errors"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -129,5 +130,41 @@ func TestConversationSigner(t *testing.T) {
 	}
 	if err := s.Verify("conv-2", "a.txt", v); !errors.Is(err, ErrBadSig) {
 		t.Fatalf("the signature passed for another conversation: %v", err)
+	}
+}
+
+// TestLinksLiveAWeekAtMost: a link signed to expire in ten years (by a
+// worker holding its conversation's key, or a server configured so) is
+// refused, one of a week is not; a Signer limited to a credential's end
+// never signs past it.
+func TestLinksLiveAWeekAtMost(t *testing.T) {
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	keys := ring(t, "k1")
+	server := &Signer{Keys: keys, Now: clock}
+	for ttl, want := range map[time.Duration]error{
+		10 * 365 * 24 * time.Hour: ErrTooLong,
+		MaxLifetime + time.Hour:   ErrTooLong,
+		MaxLifetime:               nil,
+		time.Hour:                 nil,
+	} {
+		worker := (&Signer{Keys: keys, TTL: ttl, Now: clock}).ForConversation("conv-1")
+		v, _ := url.ParseQuery(worker.Query("conv-1", "a.txt"))
+		if err := server.Verify("conv-1", "a.txt", v); !errors.Is(err, want) && err != want {
+			t.Errorf("a link of %v: %v, want %v", ttl, err, want)
+		}
+	}
+	end := now.Add(3 * time.Second)
+	limited := server.LimitedTo(end)
+	v, _ := url.ParseQuery(limited.Query("conv-1", "a.txt"))
+	if v.Get("exp") != strconv.FormatInt(end.Unix(), 10) {
+		t.Fatalf("a link for a credential ending at %d expires at %s", end.Unix(), v.Get("exp"))
+	}
+	if err := server.Verify("conv-1", "a.txt", v); err != nil {
+		t.Fatal(err)
+	}
+	now = end
+	if err := server.Verify("conv-1", "a.txt", v); !errors.Is(err, ErrExpired) {
+		t.Fatalf("after the credential's end: %v", err)
 	}
 }

@@ -1,0 +1,116 @@
+package routes
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"convfiles/auth"
+)
+
+// openStreamAs opens the event stream with a bearer credential.
+func openStreamAs(t *testing.T, ctx context.Context, url, cred string) <-chan sseEvent {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+cred)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 {
+		t.Fatalf("stream: %d", resp.StatusCode)
+	}
+	out := make(chan sseEvent, 64)
+	go func() {
+		defer resp.Body.Close()
+		defer close(out)
+		sc := bufio.NewScanner(resp.Body)
+		var ev sseEvent
+		for sc.Scan() {
+			switch line := sc.Text(); {
+			case line == "":
+				if ev.event != "" {
+					out <- ev
+				}
+				ev = sseEvent{}
+			case strings.HasPrefix(line, "event: "):
+				ev.event = line[7:]
+			case strings.HasPrefix(line, "data: "):
+				json.Unmarshal([]byte(line[6:]), &ev.data)
+			}
+		}
+	}()
+	return out
+}
+
+// endsWithCredential reads events until the stream says its credential
+// ended, then checks that nothing follows and the stream is closed.
+func endsWithCredential(t *testing.T, events <-chan sseEvent, why string) {
+	t.Helper()
+	for {
+		ev := next(t, events)
+		if ev.event != "credential-ended" {
+			continue
+		}
+		if msg, _ := ev.data["message"].(string); !strings.Contains(msg, why) {
+			t.Fatalf("the stream ended saying %v, want %q", ev.data, why)
+		}
+		break
+	}
+	select {
+	case ev, open := <-events:
+		if open {
+			t.Fatalf("an event after the credential ended: %+v", ev)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream stayed open after its credential ended")
+	}
+}
+
+// TestStreamsEndWithTheirCredential: a stream opened with a short token
+// delivers events whose links expire with the token, and closes at its
+// expiry; one opened with a key closes once the key is revoked. Nothing
+// is delivered after.
+func TestStreamsEndWithTheirCredential(t *testing.T) {
+	e := newHostedEnv(t)
+	key, k := e.key(auth.Read|auth.Write, "acme-")
+	status, env, _ := e.call("POST", "/api/tokens", key, "application/json", []byte(`{"scopes": ["read"], "conversations": ["acme-1"], "ttl_seconds": 3}`))
+	if status != 200 {
+		t.Fatalf("mint: %d %s", status, env.raw)
+	}
+	var minted struct {
+		Result auth.Token `json:"result"`
+	}
+	json.Unmarshal([]byte(env.raw), &minted)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	byToken := openStreamAs(t, ctx, e.srv.URL+"/api/events?conversation=acme-1", minted.Result.Token)
+	e.write("acme-1", "a.txt", "one")
+	ev := next(t, byToken)
+	link, err := url.Parse(ev.data["url"].(string))
+	if ev.event != "file:created" || err != nil {
+		t.Fatalf("first event %+v", ev)
+	}
+	if exp, _ := strconv.ParseInt(link.Query().Get("exp"), 10, 64); exp > minted.Result.Expires.Unix() {
+		t.Errorf("an event's link expires at %d, after its token (%d)", exp, minted.Result.Expires.Unix())
+	}
+	endsWithCredential(t, byToken, "expired")
+	e.write("acme-1", "b.txt", "written after the token's end")
+
+	byKey := openStreamAs(t, ctx, e.srv.URL+"/api/events?conversation=acme-1", key)
+	e.write("acme-1", "c.txt", "three")
+	if ev := next(t, byKey); ev.event != "file:created" {
+		t.Fatalf("the key's stream: %+v", ev)
+	}
+	if err := e.auth.Keys.RevokeKey(context.Background(), k.ID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	endsWithCredential(t, byKey, "revoked")
+}
