@@ -118,12 +118,20 @@ func (p *Principal) Reaches(conv string) bool {
 }
 
 // Namespace is the folder, ending in "/", of what the principal keeps
-// apart from everyone else (saved code): "" for the local user, the
-// tenant's or the key's own folder otherwise.
+// apart from everyone else (saved code): "" for the local user; for a
+// credential bound to conversations, the folder of those conversations
+// (two tokens of one key, for two conversations, never share saved code);
+// else the tenant's or the key's own folder.
 func (p *Principal) Namespace() string {
 	switch {
 	case p == Local:
 		return ""
+	case len(p.Conversations) == 1:
+		return "conversation-" + p.Conversations[0] + "/"
+	case len(p.Conversations) > 1:
+		sorted := slices.Sorted(slices.Values(p.Conversations))
+		sum := sha256.Sum256([]byte(strings.Join(sorted, "\x00")))
+		return "conversations-" + hex.EncodeToString(sum[:8]) + "/"
 	case p.Tenant != "":
 		return "tenant-" + p.Tenant + "/"
 	case p.Key != "":

@@ -2,6 +2,8 @@ package auth
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -73,9 +75,13 @@ func mint(keys signing.Keyring, p *Principal, req TokenRequest, now time.Time) (
 		return Token{}, files.E(op, files.KindInternal, "", "", errors.New("no signing key"))
 	}
 	exp := now.Add(req.TTL).Truncate(time.Second)
+	// Each token has an ID of its own (jti): rate limits, stream caps and
+	// logs count it apart from its key's other tokens.
+	var id [8]byte
+	rand.Read(id[:])
 	claims := tokenClaims{
 		RegisteredClaims: jwt.RegisteredClaims{Issuer: Issuer, Audience: jwt.ClaimStrings{Issuer}, Subject: p.Key,
-			IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(exp)},
+			IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(exp), ID: hex.EncodeToString(id[:])},
 		Scope: req.Scopes.String(), Tenant: req.Tenant, Conversations: req.Conversations,
 	}
 	t := jwt.NewWithClaims(jwt.SigningMethodHS256, claims)
@@ -145,7 +151,11 @@ func verifyToken(ctx context.Context, keys signing.Keyring, store KeyStore, raw 
 	if err != nil {
 		return nil, Unauthenticated("the token's scopes are not valid")
 	}
-	p := &Principal{ID: "token:" + k.ID, Key: k.ID, Scopes: sc.within(k.Scopes), Tenant: c.Tenant, Conversations: c.Conversations,
+	id := "token:" + k.ID
+	if c.ID != "" {
+		id += ":" + c.ID
+	}
+	p := &Principal{ID: id, Key: k.ID, Scopes: sc.within(k.Scopes), Tenant: c.Tenant, Conversations: c.Conversations,
 		Expires: c.ExpiresAt.Time, Allowance: k.allowance()}
 	if !p.Bound() {
 		return nil, Unauthenticated("the token names no conversation")

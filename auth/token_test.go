@@ -26,8 +26,12 @@ func TestConversationTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, err := a.Authenticate(ctx, tok.Token)
-	if err != nil || p.ID != "token:"+k.ID || p.Scopes != auth.Read || len(p.Conversations) != 1 || p.Conversations[0] != "acme-7" {
+	if err != nil || !strings.HasPrefix(p.ID, "token:"+k.ID+":") || p.Scopes != auth.Read || len(p.Conversations) != 1 || p.Conversations[0] != "acme-7" {
 		t.Fatalf("token principal %+v, %v", p, err)
+	}
+	again, _ := a.Mint(key, auth.TokenRequest{Scopes: auth.Read, Conversations: []string{"acme-7"}, TTL: time.Minute})
+	if p2, err := a.Authenticate(ctx, again.Token); err != nil || p2.ID == p.ID || p2.Key != p.Key {
+		t.Fatalf("two tokens of one key: %q and %q (%v): each needs its own ID, both the key's", p.ID, p2.ID, err)
 	}
 	wantKind(t, "token writes", p.Allow("acme-7", auth.Write), files.KindForbidden)
 	wantKind(t, "token elsewhere in its tenant", p.Allow("acme-8", auth.Read), files.KindNotFound)

@@ -3,7 +3,9 @@ package routes
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -108,5 +110,65 @@ func TestResourceMetadata(t *testing.T) {
 	status, env, _ := e.call("GET", strings.TrimPrefix(metaURL, e.srv.URL), "", "", nil)
 	if status != 200 || !strings.Contains(env.raw, `"resource":"`+e.srv.URL+`/mcp"`) || !strings.Contains(env.raw, `"bearer_methods_supported":["header"]`) {
 		t.Fatalf("metadata: %d %s", status, env.raw)
+	}
+}
+
+// mintFor mints a token of key for one conversation.
+func (e *hostedEnv) mintFor(key, conv, scopes string) string {
+	e.t.Helper()
+	status, env, _ := e.call("POST", "/api/tokens", key, "application/json", []byte(`{"scopes": "`+scopes+`", "conversations": ["`+conv+`"]}`))
+	var minted struct {
+		Result struct {
+			Token string `json:"token"`
+		} `json:"result"`
+	}
+	if status != 200 || json.Unmarshal([]byte(env.raw), &minted) != nil || minted.Result.Token == "" {
+		e.t.Fatalf("mint for %s: %d %s", conv, status, env.raw)
+	}
+	return minted.Result.Token
+}
+
+// TestTokensOfOneKeyAreApart: two tokens a service minted from one key
+// for two conversations (the documented set-up: keys for services,
+// tokens for agents) each have their own rate limit, stream cap and
+// saved code: one exhausting its share, or saving codeId "main", does
+// nothing to the other.
+func TestTokensOfOneKeyAreApart(t *testing.T) {
+	e := newHostedEnv(t, func(c *Config) {
+		c.RateLimits = RateLimits{PerClient: 1000, PerCodeID: 1000, Global: 1000, PerCredential: 6, EventStreamsPerClient: 1}
+	})
+	key, _ := e.key(auth.Read|auth.Write|auth.Execute, "beta-")
+	t1, t2 := e.mintFor(key, "beta-1", "read write execute"), e.mintFor(key, "beta-2", "read write execute")
+	e.write("beta-2", "private.txt", "beta-2's own")
+
+	// T2 saves main, then T1 saves its own main.
+	for _, save := range []struct{ tok, code string }{{t2, `"T2's code"`}, {t1, `"T1's code"`}} {
+		if status, env, _ := e.call("PUT", "/workspace", save.tok, "application/json", []byte(`{"codeId":"main","code":`+strconv.Quote(save.code)+`}`)); status != 200 {
+			t.Fatalf("save: %d %s", status, env.raw)
+		}
+	}
+	if _, env, _ := e.call("POST", "/execute", t2, "application/json", []byte(`{"codeId":"main"}`)); !strings.Contains(env.raw, "T2's code") {
+		t.Fatalf("T2 ran %s, not its own saved code", env.raw)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	openStreamAs(t, ctx, e.srv.URL+"/api/events?conversation=beta-1", t1) // T1's one stream
+	if status, env, _ := e.callShort("GET", "/api/events?conversation=beta-1", t1, "", nil); status != 429 {
+		t.Fatalf("T1's second stream: %d %s", status, env.raw)
+	}
+	openStreamAs(t, ctx, e.srv.URL+"/api/events?conversation=beta-2", t2) // T2's own, not refused
+
+	// T1 spends the rest of its 6 requests a minute, and is refused.
+	refused := false
+	for i := 0; i < 7 && !refused; i++ {
+		status, _, _ := e.call("GET", "/api/conversations/beta-1/files", t1, "", nil)
+		refused = status == 429
+	}
+	if !refused {
+		t.Fatal("T1 was never refused past its 6 requests a minute")
+	}
+	if status, env, _ := e.call("GET", "/api/conversations/beta-2/files", t2, "", nil); status != 200 {
+		t.Fatalf("T2 after T1 spent its share: %d %s", status, env.raw)
 	}
 }
