@@ -52,6 +52,16 @@ func (g *stallGuard) Read(p []byte) (int, error) {
 
 func (g *stallGuard) Close() error { return g.body.Close() }
 
+// bodyStalled reports whether r's body stopped arriving past its idle
+// time: every door answers that 408, whatever it was reading for.
+func bodyStalled(r *http.Request) bool {
+	g, ok := r.Body.(*stallGuard)
+	return ok && g.stalled
+}
+
+// stalledMessage is the answer to a stalled body.
+var stalledMessage = "the request body stopped arriving: a body may not stall for more than " + DefaultBodyIdle.String() + " at a time"
+
 // DefaultRequestTimeout is the server's own deadline for a request that
 // neither streams (event streams, uploads, downloads) nor runs a script:
 // past it, whatever the request still waits for (the index, the object

@@ -62,12 +62,11 @@ const retryAfterUnavailable = "2"
 // writeError answers err as a JSON envelope. Internal errors are logged
 // with their cause and shown to the client only as "internal error".
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
-	if g, ok := r.Body.(*stallGuard); ok && g.stalled {
+	if bodyStalled(r) {
 		// The request body stalled past its idle time: whatever failed
 		// after (a write cancelled with the request) failed for that.
 		w.Header().Set("Connection", "close")
-		writeJSON(w, http.StatusRequestTimeout, envelope{Error: &errorBody{Type: "RequestTimeout",
-			Message: "the request body stopped arriving: a body may not stall for more than " + DefaultBodyIdle.String() + " at a time"}})
+		writeJSON(w, http.StatusRequestTimeout, envelope{Error: &errorBody{Type: "RequestTimeout", Message: stalledMessage}})
 		return
 	}
 	if errors.Is(r.Context().Err(), context.Canceled) && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {

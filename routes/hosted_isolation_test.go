@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -143,8 +144,9 @@ func TestTokensOfOneKeyAreApart(t *testing.T) {
 
 	// T2 saves main, then T1 saves its own main.
 	for _, save := range []struct{ tok, code string }{{t2, `"T2's code"`}, {t1, `"T1's code"`}} {
-		if status, env, _ := e.call("PUT", "/workspace", save.tok, "application/json", []byte(`{"codeId":"main","code":`+strconv.Quote(save.code)+`}`)); status != 200 {
-			t.Fatalf("save: %d %s", status, env.raw)
+		status, env, _ := e.call("PUT", "/workspace", save.tok, "application/json", []byte(`{"codeId":"main","code":`+strconv.Quote(save.code)+`}`))
+		if status != 200 || !strings.Contains(env.raw, `"filePath":"/workspace/conversation-beta-`) || strings.Contains(env.raw, os.TempDir()) {
+			t.Fatalf("save: %d %s (the path within the workspace, never the host's)", status, env.raw)
 		}
 	}
 	if _, env, _ := e.call("POST", "/execute", t2, "application/json", []byte(`{"codeId":"main"}`)); !strings.Contains(env.raw, "T2's code") {

@@ -13,6 +13,7 @@ import (
 
 	"convfiles/files"
 	"convfiles/internal/storetest"
+	"convfiles/runtime"
 )
 
 // TestStreamsAndMCPAreLimited: event streams past a client's cap get 429
@@ -90,7 +91,9 @@ func TestStreamsAndMCPAreLimited(t *testing.T) {
 // read whole however long it takes.
 func TestStalledBodiesAreCutOff(t *testing.T) {
 	store, _ := storetest.Open(t, t.TempDir(), files.Options{Bus: files.NewBus()})
-	h := New(Config{Store: store, API: true, Links: Links{Base: "http://127.0.0.1"}, BodyIdle: time.Second})
+	runner := runtime.New(runtime.Config{})
+	defer runner.Wait()
+	h := New(Config{Store: store, API: true, Links: Links{Base: "http://127.0.0.1"}, BodyIdle: time.Second, Runner: runner})
 	srv := httptest.NewServer(h)
 	defer func() { h.Shutdown(); srv.Close() }()
 	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
@@ -112,6 +115,24 @@ func TestStalledBodiesAreCutOff(t *testing.T) {
 	defer sp.Close()
 	if list, _ := sp.List(); len(list) != 0 {
 		t.Fatalf("a stalled upload left %+v", list)
+	}
+	// A JSON body that stalls is the same 408, whatever route reads it.
+	for _, path := range []string{"/api/conversations/c/ops/write_text", "/workspace", "/execute", "/lint"} {
+		c, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		method := "POST"
+		if path == "/workspace" {
+			method = "PUT"
+		}
+		fmt.Fprintf(c, "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"id\": \"a.txt\", \"content\": \"abc", method, path)
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		reply, _ := io.ReadAll(c)
+		c.Close()
+		if !strings.HasPrefix(string(reply), "HTTP/1.1 408") {
+			t.Errorf("a stalled JSON body on %s: %.120q", path, reply)
+		}
 	}
 
 	pr, pw := io.Pipe()

@@ -45,6 +45,9 @@ func decodeBody(w http.ResponseWriter, r *http.Request) (map[string]any, *fieldE
 			return nil, &fieldError{status: 413, message: "Request body exceeds maximum allowed size",
 				details: map[string]any{"maxSize": maxBody}}
 		}
+		if bodyStalled(r) {
+			return nil, &fieldError{status: http.StatusRequestTimeout, message: stalledMessage}
+		}
 		return nil, &fieldError{status: 400, message: "Invalid JSON in request body", details: map[string]any{"reason": err.Error()}}
 	}
 	if body == nil {
@@ -54,6 +57,11 @@ func decodeBody(w http.ResponseWriter, r *http.Request) (map[string]any, *fieldE
 }
 
 func writeFieldError(w http.ResponseWriter, e *fieldError) {
+	if e.status == http.StatusRequestTimeout {
+		w.Header().Set("Connection", "close")
+		writeJSON(w, e.status, envelope{Error: &errorBody{Type: "RequestTimeout", Message: e.message}})
+		return
+	}
 	writeJSON(w, e.status, envelope{Error: &errorBody{Type: "ValidationError", Message: e.message, Details: e.details}})
 }
 
@@ -105,6 +113,11 @@ func (s *Server) handleWorkspaceSave(w http.ResponseWriter, r *http.Request) {
 		s.log.Warn("workspace overwrite", "codeId", codeID, "oldSize", info.Replaced, "newSize", info.Size)
 	}
 	s.log.Info("workspace save", "codeId", codeID, "size", info.Size, "path", path)
+	if s.auth != nil {
+		// A hosted tenant learns nothing of the host's folders: the path
+		// is the code's within the workspace.
+		path = "/workspace/" + name
+	}
 	writeResult(w, saveResult{CodeID: codeID, FilePath: path, Size: info.Size})
 }
 
