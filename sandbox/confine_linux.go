@@ -2,9 +2,11 @@ package sandbox
 
 import (
 	"fmt"
+	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"kernel.org/pub/linux/libs/security/libcap/psx"
 )
 
 // confine applies a worker's kernel limits, then Landlock: no file may
@@ -16,8 +18,22 @@ func confine(cfg *workerConfig) string {
 	// Landlock first: it starts threads (to restrict them all), which the
 	// address-space limit would then have to make room for.
 	status := landlockSelf(cfg.TempDir)
+	nice := lowerPriority()
 	setLimits(cfg)
-	return "rlimits; " + status
+	return "rlimits; " + nice + "; " + status
+}
+
+// workerNice is the CPU priority of the workers: below the server's, so
+// that a pool of busy scripts never slows the server's own answers.
+const workerNice = 10
+
+// lowerPriority sets every thread of this process to workerNice (Linux
+// keeps a priority per thread; threads made later inherit it).
+func lowerPriority() string {
+	if _, _, errno := psx.Syscall3(syscall.SYS_SETPRIORITY, syscall.PRIO_PROCESS, 0, workerNice); errno != 0 {
+		return "priority unchanged (" + errno.Error() + ")"
+	}
+	return fmt.Sprintf("nice %d", workerNice)
 }
 
 // landlockSelf restricts this process and every thread of it to its

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,6 +23,16 @@ const probeEnv = "CONVFILES_CONFINE_PROBE"
 func probeConfined(tempDir string) {
 	cfg := &workerConfig{TempDir: tempDir, AddressSpace: 8 << 30, DataBytes: 1 << 30, CPULifetime: 600}
 	out := map[string]string{"status": confine(cfg)}
+	// The priority of this thread and of one made after: getpriority's
+	// raw answer is 20 minus the nice value.
+	prio, _ := syscall.Getpriority(syscall.PRIO_PROCESS, 0)
+	later := make(chan int)
+	go func() {
+		runtime.LockOSThread() // a thread of its own, made now
+		p, _ := syscall.Getpriority(syscall.PRIO_PROCESS, 0)
+		later <- p
+	}()
+	out["nice"] = fmt.Sprintf("%d %d", 20-prio, 20-<-later)
 	try := func(name string, err error) {
 		if err == nil {
 			out[name] = "allowed"
@@ -94,6 +105,9 @@ func TestWorkersAreConfined(t *testing.T) {
 	}
 	if got["cpu"] != "37 600" { // used (< 1 s, rounded up) + 5 s + 1 + 30 s of slack; the life's 600 s
 		t.Errorf("RLIMIT_CPU: %s", got["cpu"])
+	}
+	if got["nice"] != fmt.Sprintf("%d %d", workerNice, workerNice) {
+		t.Errorf("the worker's threads run at nice %s, not %d below the server", got["nice"], workerNice)
 	}
 	if got["write temp"] != "allowed" {
 		t.Errorf("the worker cannot write its temporary folder: %s", got["write temp"])
