@@ -178,7 +178,7 @@ func (c *change) run(tx Tx) (err error) {
 	if err != nil {
 		return err
 	}
-	c.t.before = u.Bytes
+	c.t.before, c.t.beforeFiles = u.Bytes, u.Files
 	if err := c.ctx.Err(); err != nil {
 		return classify(c.op, c.name, err)
 	}

@@ -13,6 +13,9 @@ const (
 	DefaultMaxFileBytes         = 50 << 20 // one file
 	DefaultMaxConversationBytes = 1 << 30  // all files of one conversation
 	DefaultMaxExecutionBytes    = 50 << 20 // bytes one script execution may write
+	// DefaultMaxConversationFiles bounds the files of one conversation:
+	// empty files escape every byte quota (a 25 s script made 7,966).
+	DefaultMaxConversationFiles = 100_000
 )
 
 // Limits bounds what the Store accepts. A zero field means the default; a
@@ -20,6 +23,8 @@ const (
 type Limits struct {
 	MaxFileBytes         int64
 	MaxConversationBytes int64
+	// MaxConversationFiles is checked in the index, as the byte quota is.
+	MaxConversationFiles int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -28,6 +33,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxConversationBytes == 0 {
 		l.MaxConversationBytes = DefaultMaxConversationBytes
+	}
+	if l.MaxConversationFiles == 0 {
+		l.MaxConversationFiles = DefaultMaxConversationFiles
 	}
 	return l
 }

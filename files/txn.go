@@ -17,15 +17,19 @@ import (
 // commits, so a compare-and-commit cannot be raced and a quota cannot be
 // overshot by two processes at once.
 type txn struct {
-	sp      *Space
-	ctx     context.Context
-	tx      Tx // nil without an index
-	before  int64
-	record  Record
-	events  []Event
-	pruned  []Version
-	after   int64 // the conversation's usage once committed (indexed only)
-	applied bool  // the disk already changed: undo puts it back
+	sp     *Space
+	ctx    context.Context
+	tx     Tx // nil without an index
+	before int64
+	// beforeFiles is the conversation's count of files when the change
+	// began: a change may add a file only while the count is under the
+	// limit.
+	beforeFiles int
+	record      Record
+	events      []Event
+	pruned      []Version
+	after       int64 // the conversation's usage once committed (indexed only)
+	applied     bool  // the disk already changed: undo puts it back
 	// drop lists objects no row names once the change commits (an
 	// object store's replaced content that is not kept).
 	drop []string
@@ -125,6 +129,10 @@ func (t *txn) change(op string, c Change) error {
 		return E(op, KindTooLarge, c.Record.Name, fmt.Sprintf(
 			"the conversation may hold at most %s and holds %s; this change needs %s more",
 			FormatBytes(max), FormatBytes(t.before), FormatBytes(u.Bytes-t.before)), nil)
+	}
+	if max := sp.opts.Limits.MaxConversationFiles; max > 0 && u.Files > max && u.Files > t.beforeFiles {
+		return E(op, KindTooLarge, c.Record.Name, fmt.Sprintf(
+			"the conversation may hold at most %d files and holds %d: remove some, or write into one that exists", max, t.beforeFiles), nil)
 	}
 	if err := t.checkAllowance(op, c.Record.Name, u.Bytes-t.before); err != nil {
 		return err

@@ -130,6 +130,7 @@ type ServerConfig struct {
 type LimitsConfig struct {
 	MaxFileBytes         int64 `toml:"max_file_bytes"`
 	MaxConversationBytes int64 `toml:"max_conversation_bytes"`
+	MaxConversationFiles int   `toml:"max_conversation_files"`
 	MaxExecutionBytes    int64 `toml:"max_execution_bytes"`
 	// Versions is how many earlier versions of each file are kept on
 	// overwrite and delete (0: none). They count toward the conversation's bytes.
@@ -186,6 +187,7 @@ func defaultConfig() Config {
 		Limits: LimitsConfig{
 			MaxFileBytes:         files.DefaultMaxFileBytes,
 			MaxConversationBytes: files.DefaultMaxConversationBytes,
+			MaxConversationFiles: files.DefaultMaxConversationFiles,
 			MaxExecutionBytes:    files.DefaultMaxExecutionBytes,
 			Versions:             files.DefaultVersions,
 		},
@@ -313,5 +315,6 @@ func (c Config) storeOptions() files.Options {
 	return files.Options{Limits: files.Limits{
 		MaxFileBytes:         c.Limits.MaxFileBytes,
 		MaxConversationBytes: c.Limits.MaxConversationBytes,
+		MaxConversationFiles: c.Limits.MaxConversationFiles,
 	}, Versions: versions}
 }

@@ -1,6 +1,7 @@
 package filestest
 
 import (
+	"strings"
 	"testing"
 
 	"convfiles/files"
@@ -11,6 +12,29 @@ import (
 // is kept as a version that reads back and restores. Stores with an
 // index run it.
 func RunCatalog(t *testing.T, mk Maker) {
+	t.Run("a conversation holds at most its count of files", func(t *testing.T) {
+		sp := open(t, mk(t, files.Limits{MaxConversationFiles: 3}).Open)
+		for _, name := range []string{"a", "b", "c"} {
+			write(t, sp, name, "") // empty files escape every byte quota
+		}
+		if _, err := sp.WriteBytes(ctx, "d", nil, files.WriteOptions{}); files.KindOf(err) != files.KindTooLarge || !strings.Contains(err.Error(), "at most 3 files") {
+			t.Fatalf("a fourth file: %v", err)
+		}
+		if _, err := sp.Copy(ctx, "a", "e", files.WriteOptions{}); files.KindOf(err) != files.KindTooLarge {
+			t.Fatalf("a fourth file by copy: %v", err)
+		}
+		write(t, sp, "a", "an overwrite adds no file")
+		if _, err := sp.Rename("b", "f"); err != nil {
+			t.Fatalf("a rename adds no file: %v", err)
+		}
+		if err := sp.Remove("c"); err != nil {
+			t.Fatal(err)
+		}
+		write(t, sp, "d", "room again")
+		if list, err := sp.List(); err != nil || len(list) != 3 {
+			t.Fatalf("the conversation holds %d files (%v), want 3", len(list), err)
+		}
+	})
 	t.Run("a rename keeps the ID and keeps the file it replaces as a version", func(t *testing.T) {
 		sp := open(t, mk(t, files.Limits{}).Open)
 		write(t, sp, "a.txt", "from a")
