@@ -25,7 +25,7 @@ const (
 // is allowed, not only what was wrong.
 const nameRules = "a file name is a relative path like \"report.csv\" or \"data/2024/q1.json\": " +
 	"components separated by \"/\", none empty, \".\" or \"..\", no backslash, NUL or control characters, " +
-	"at most 255 bytes each, 1024 bytes and 16 levels in all"
+	"no invisible or direction-changing characters, at most 255 bytes each, 1024 bytes and 16 levels in all"
 
 // ValidateConversationID checks a conversation ID: 1 to 128 characters of
 // A–Z, a–z, 0–9, "_" and "-", not starting with "-". UUIDs fit.
@@ -80,6 +80,10 @@ func ValidateName(name string) (string, error) {
 			return bad("control character %U at byte %d", r, i)
 		case r == '\\':
 			return bad("backslash at byte %d (use \"/\" to separate folders)", i)
+		case invisible(r):
+			return bad("invisible or direction-changing character %U at byte %d (it makes a name look like another)", r, i)
+		case r == utf8.RuneError:
+			return bad("replacement character U+FFFD at byte %d (a character was lost before the name arrived, such as a lone surrogate in JSON)", i)
 		}
 	}
 	if name[0] == '/' {
@@ -97,6 +101,8 @@ func ValidateName(name string) (string, error) {
 	}
 	for _, p := range parts {
 		switch {
+		case joinerAtEdge(p):
+			return bad("component %q starts or ends with a zero-width joiner, which joins nothing there", p)
 		case p == "":
 			return bad("empty path component (a leading, trailing or doubled \"/\")")
 		case p == "." || p == "..":
@@ -117,3 +123,27 @@ func IsReserved(component string) bool {
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// invisible reports whether r draws nothing yet changes how a name reads:
+// the bidirectional controls (which show "exe.txt" as "txt.exe") and the
+// zero-width spaces, word joiner and byte-order mark. The zero-width
+// joiner and non-joiner are kept: Persian words and emoji sequences need
+// them (joinerAtEdge refuses them where they join nothing).
+func invisible(r rune) bool {
+	switch {
+	case r == 0x061C, r == 0x180E, r == 0x200B, r == 0x200E, r == 0x200F, r == 0x2060, r == 0xFEFF:
+		return true
+	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+// joinerAtEdge reports whether a name component starts or ends with a
+// zero-width joiner or non-joiner.
+func joinerAtEdge(p string) bool {
+	first, _ := utf8.DecodeRuneInString(p)
+	last, _ := utf8.DecodeLastRuneInString(p)
+	isJoiner := func(r rune) bool { return r == 0x200C || r == 0x200D }
+	return p != "" && (isJoiner(first) || isJoiner(last))
+}

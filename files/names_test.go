@@ -77,6 +77,14 @@ func TestValidateName(t *testing.T) {
 		{strings.Repeat("d/", 16) + "f", "", "levels deep"},
 		{strings.Repeat(strings.Repeat("x", 200)+"/", 6) + "f", "", "bytes long"},
 		{".convfiles-tmp-1234", "", "reserved"},
+		{"invoice\u202Etxt.exe", "", "direction-changing character U+202E"},
+		{"report\u2066.pdf", "", "U+2066"},
+		{"a\u200Bb.txt", "", "invisible"},
+		{"\uFEFFnotes.md", "", "U+FEFF"},
+		{"name\uFFFD.txt", "", "replacement character"},
+		{"\u200Dstart.txt", "", "zero-width joiner"},
+		{"می\u200Cخواهم.txt", "می\u200Cخواهم.txt", ""}, // Persian needs the non-joiner
+		{"family\U0001F468\u200D\U0001F469.png", "family\U0001F468\u200D\U0001F469.png", ""},
 		{"sub/.CONVFILES-x", "", "reserved"},
 	}
 	for _, tt := range tests {

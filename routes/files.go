@@ -65,6 +65,9 @@ func (s *Server) serveBytes(w http.ResponseWriter, r *http.Request, f files.Blob
 	h["X-Content-Type-Options"] = nosniff
 	h["Content-Security-Policy"] = sandbox
 	h["Cache-Control"] = noCache
+	if s.auth != nil {
+		h["Cache-Control"] = privateNoCache
+	}
 	h["Etag"] = fh.etag
 	// ServeContent seeks back to the start; passing a local file itself
 	// lets net/http send it with sendfile. Bytes from an object store

@@ -26,6 +26,9 @@ var (
 	nosniff = []string{"nosniff"}
 	sandbox = []string{"sandbox"}
 	noCache = []string{"no-cache"}
+	// privateNoCache is a hosted server's: a tenant's file, fetched with
+	// a credential or a signed link, is never kept by a shared cache.
+	privateNoCache = []string{"private, no-cache"}
 )
 
 // headerCache remembers the headers of files served recently, so a file

@@ -190,6 +190,13 @@ func TestSignedLinksInHostedMode(t *testing.T) {
 	if resp.StatusCode != 200 || string(got) != "hello\n" {
 		t.Fatalf("signed link: %d %q", resp.StatusCode, got)
 	}
+	if cc := resp.Header.Get("Cache-Control"); cc != "private, no-cache" {
+		t.Errorf("a tenant's file says Cache-Control %q: a shared cache could keep it", cc)
+	}
+	far := (&links.Signer{Keys: e.signer.Keys, TTL: 10 * 365 * 24 * time.Hour}).Query("acme-1", "a.txt")
+	if status, env, _ := e.call("GET", "/files/acme-1/a.txt?"+far, "", "", nil); status != 403 || !strings.Contains(env.raw, "7 days") {
+		t.Errorf("a link signed for ten years: %d %s", status, env.raw)
+	}
 	q := link.Query()
 	tampered := *link
 	q2 := url.Values{"exp": q["exp"], "kid": q["kid"], "sig": q["sig"]}

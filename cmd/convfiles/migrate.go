@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -56,6 +58,9 @@ func cmdMigrate(e *env, args []string) error {
 	if err := dst.validateStorage(); err != nil {
 		return err
 	}
+	if nested := nestedStores(cfg, dst); nested != "" {
+		return usagef("%s: give --to a configuration whose data_dir is beside the source's, not inside it", nested)
+	}
 	if sameStore(cfg, dst) {
 		return usagef("the source and the destination are the same store (%s, %s): give --to a configuration with another data_dir or [storage]", cfg.indexName(), cfg.blobsName())
 	}
@@ -76,6 +81,25 @@ func cmdMigrate(e *env, args []string) error {
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(rep)
+}
+
+// nestedStores says why one store's data folder lies inside the other's
+// (a copy into the source's files/ would copy itself), or "".
+func nestedStores(a, b Config) string {
+	abs := func(p string) string {
+		p, _ = filepath.Abs(p)
+		return filepath.Clean(p) + string(filepath.Separator)
+	}
+	src, dst := abs(a.DataDir), abs(b.DataDir)
+	switch {
+	case src == dst:
+		return ""
+	case strings.HasPrefix(dst, src):
+		return "the destination's data folder " + b.DataDir + " is inside the source's " + a.DataDir
+	case strings.HasPrefix(src, dst):
+		return "the source's data folder " + a.DataDir + " is inside the destination's " + b.DataDir
+	}
+	return ""
 }
 
 // sameStore reports whether two configurations name one store.

@@ -161,12 +161,15 @@ func TestMigrateRefusals(t *testing.T) {
 	os.WriteFile(same, []byte("data_dir = "+quote(c.dataDir)+"\n"), 0o600)
 	other := filepath.Join(t.TempDir(), "other.toml")
 	os.WriteFile(other, []byte("data_dir = "+quote(t.TempDir())+"\n"), 0o600)
+	inside := filepath.Join(t.TempDir(), "inside.toml")
+	os.WriteFile(inside, []byte("data_dir = "+quote(filepath.Join(c.dataDir, "files", "copy"))+"\n"), 0o600)
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"migrate"}, "give the destination's configuration"},
 		{[]string{"migrate", "--to", same}, "the source and the destination are the same store"},
+		{[]string{"migrate", "--to", inside}, "is inside the source's"},
 		{[]string{"migrate", "--to", other, "--jobs", "0"}, "--jobs must be between 1 and 64"},
 		{[]string{"migrate", "--to", filepath.Join(t.TempDir(), "missing.toml")}, "missing.toml"},
 	} {
