@@ -59,6 +59,13 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 		status, typ = http.StatusRequestTimeout, "TimeoutError"
 		msg, details["reason"] = fmt.Sprintf("Code execution timed out after %dms", req.Timeout.Milliseconds()), rep.Error.Message
 		details["timeout"] = req.Timeout.Milliseconds()
+	case runtime.TypeLimit:
+		// A memory, stack, output or CPU limit: the script's, with a type
+		// and status of its own, not a crash of convfiles.
+		status, typ = http.StatusUnprocessableEntity, "LimitError"
+	case runtime.TypeBusy:
+		w.Header().Set("Retry-After", "2")
+		status, typ = http.StatusTooManyRequests, "BusyError"
 	case runtime.TypeInternal:
 		typ = "InternalError"
 	}

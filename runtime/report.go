@@ -42,6 +42,7 @@ const (
 	TypeTimeout   = "TimeoutError"   // the script ran past its timeout
 	TypeLimit     = "LimitError"     // the script hit a memory, stack or output limit
 	TypeInternal  = "InternalError"  // convfiles failed, not the script
+	TypeBusy      = "BusyError"      // the credential's share of the workers is full: retry
 )
 
 // ScriptError says why a run did not finish normally.

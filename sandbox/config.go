@@ -22,6 +22,15 @@ type Config struct {
 	// Workers bounds the workers alive at once, busy or idle (default
 	// four per CPU); a run waits for one when all are busy.
 	Workers int
+	// PerCredential is how many jobs one credential's share (an API key
+	// and its tokens) may run at once (default: half the workers, at
+	// least one), so no tenant holds every worker; the local user's
+	// share is the whole pool.
+	PerCredential int
+	// QueuePerCredential is how many more of a share's jobs may wait
+	// (default: twice the workers); past it a job is refused at once with
+	// ErrBusy.
+	QueuePerCredential int
 	// Warm is how many idle workers are started ahead of need (default
 	// one per CPU).
 	Warm int

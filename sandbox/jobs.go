@@ -31,6 +31,11 @@ func (e *ended) Error() string { return "the worker ended: " + e.limit + " " + e
 // do sends j to a worker and serves its file operations until it is done.
 // The worker is killed when the job passes deadline or ctx ends.
 func (p *Pool) do(ctx context.Context, j *job, ops *opServer, deadline time.Duration) (*jobResult, error) {
+	share := shareOf(ctx)
+	if err := p.fair.acquire(ctx, share); err != nil {
+		return nil, err
+	}
+	defer p.fair.release(share)
 	w, err := p.acquire(ctx)
 	if err != nil {
 		return nil, err
@@ -192,7 +197,14 @@ func (p *Pool) Run(ctx context.Context, req runtime.Request) (*runtime.Report, e
 // runError turns the end of a worker into the error of the run it ran.
 func (p *Pool) runError(err error, timeout time.Duration) *runtime.ScriptError {
 	var e *ended
-	if !errors.As(err, &e) {
+	switch {
+	case errors.Is(err, ErrBusy):
+		return &runtime.ScriptError{Type: runtime.TypeBusy, Limit: "workers", Message: fmt.Sprintf(
+			"this credential already runs %d scripts and has %d more waiting, its share of the workers: retry when some have finished",
+			p.cfg.PerCredential, p.cfg.QueuePerCredential)}
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return &runtime.ScriptError{Type: runtime.TypeLimit, Limit: "cancelled", Message: "the request ended while the script waited for a worker"}
+	case !errors.As(err, &e):
 		return &runtime.ScriptError{Type: runtime.TypeInternal, Message: "the script could not be run: " + err.Error()}
 	}
 	const stopped = "; its worker process was stopped and replaced"
@@ -248,6 +260,9 @@ func (p *Pool) Call(ctx context.Context, e formats.Env, name string, args any) (
 	res, err := p.do(ctx, j, ops, p.cfg.FormatTimeout+p.cfg.Grace)
 	if err != nil {
 		var ended *ended
+		if errors.Is(err, ErrBusy) {
+			return nil, files.Unavailable(name, "", "this credential's share of the workers is full", err)
+		}
 		if !errors.As(err, &ended) {
 			return nil, err
 		}

@@ -25,6 +25,7 @@ type Pool struct {
 	log       *slog.Logger
 
 	slots chan struct{} // one token per worker that may be alive
+	fair  *fairSlots    // the jobs' shares of the workers, by credential
 
 	// idle holds the workers waiting for a job, the most recently used
 	// last: a job takes the last one, whose code and heap are still in
@@ -53,6 +54,12 @@ func New(cfg Config) (*Pool, error) {
 		cfg.Warm = goruntime.NumCPU()
 	}
 	cfg.Warm = min(cfg.Warm, cfg.Workers)
+	if cfg.PerCredential <= 0 {
+		cfg.PerCredential = max(cfg.Workers/2, 1)
+	}
+	if cfg.QueuePerCredential <= 0 {
+		cfg.QueuePerCredential = 2 * cfg.Workers
+	}
 	if len(cfg.Command) == 0 {
 		exe, err := os.Executable()
 		if err != nil {
@@ -88,6 +95,7 @@ func New(cfg Config) (*Pool, error) {
 		return nil, err
 	}
 	p := &Pool{cfg: cfg, tempRoot: tmp, tempLock: lock, log: cfg.Logger, slots: make(chan struct{}, cfg.Workers),
+		fair: newFairSlots(cfg.Workers, cfg.PerCredential, cfg.QueuePerCredential),
 		live: map[*proc]bool{},
 		workerCfg: &workerConfig{Limits: limitsOf(rc), LinkBase: cfg.LinkBase, AddressSpace: cfg.AddressSpace,
 			DataBytes: cfg.DataBytes, TempBytes: cfg.TempBytes, CPULifetime: cfg.CPULifetime}}

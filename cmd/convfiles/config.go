@@ -53,6 +53,12 @@ type LogConfig struct {
 type SandboxConfig struct {
 	// Workers bounds the worker processes alive at once; 0 is four per CPU.
 	Workers int `toml:"workers"`
+	// PerCredential bounds the runs one credential's share (an API key
+	// and its tokens) has at once; 0 is half the workers.
+	PerCredential int `toml:"per_credential"`
+	// QueuePerCredential bounds the runs of one share that wait; 0 is
+	// twice the workers. Past it a run is refused with 429.
+	QueuePerCredential int `toml:"queue_per_credential"`
 	// FormatTimeout bounds one format operation (a preview, an MCP tool).
 	FormatTimeout Duration `toml:"format_timeout"`
 }

@@ -134,6 +134,7 @@ func newScripting(cfg Config, e *env, sandboxed bool) (*scripting, error) {
 		return s, nil
 	}
 	s.pool, err = sandbox.New(sandbox.Config{Runtime: rc, LinkBase: lb.Base, LinkSigner: lb.Sign, Workers: cfg.Sandbox.Workers,
+		PerCredential: cfg.Sandbox.PerCredential, QueuePerCredential: cfg.Sandbox.QueuePerCredential,
 		FormatTimeout: cfg.Sandbox.FormatTimeout.Duration, Logger: e.logger})
 	if err != nil {
 		roots.Close()
