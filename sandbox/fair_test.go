@@ -89,7 +89,6 @@ func waitQueued(t *testing.T, f *fairSlots, share string, n int) {
 	}
 }
 
-
 // TestOneTenantCannotHoldEveryWorker: while tenant A fills its share of
 // the pool with endless loops and its queue behind them, A's next run is
 // refused at once with BusyError, and tenant B's small run is answered
