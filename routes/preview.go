@@ -46,16 +46,22 @@ var (
 // web page shows of an image, a PDF or a spreadsheet beside its bytes.
 func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 	s.withFile(w, r, true, func(rec files.Record, sp *files.Space) (any, error) {
+		sheet := r.URL.Query().Get("sheet")
+		key := derivedKey(rec, "preview", rec.MIME, sheet)
+		if _, p, ok := s.derived.get(key); ok {
+			return map[string]any{"file": s.fileJSON(rec), "preview": json.RawMessage(p)}, nil
+		}
 		release, err := s.previewSlot(r.Context())
 		if err != nil {
 			return nil, err
 		}
 		defer release()
 		p, err := s.formats.Call(r.Context(), formats.Env{Space: sp}, previewOp,
-			formats.PreviewArgs{File: rec.Name, MIME: rec.MIME, Sheet: r.URL.Query().Get("sheet")})
+			formats.PreviewArgs{File: rec.Name, MIME: rec.MIME, Sheet: sheet})
 		if err != nil {
 			return nil, err
 		}
+		s.derived.put(key, "application/json", p)
 		return map[string]any{"file": s.fileJSON(rec), "preview": p}, nil
 	})
 }
@@ -89,26 +95,41 @@ func (s *Server) handleThumbnail(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	release, err := s.previewSlot(r.Context())
-	if err != nil {
-		writeError(w, r, s.log, err)
-		return
-	}
+	key := derivedKey(rec, "thumbnail", strconv.Itoa(side))
 	var enc formats.Encoded
-	raw, err := s.formats.Call(r.Context(), formats.Env{Space: sp}, thumbnailOp, formats.Base64Args{File: rec.ID, MaxWidth: side, MaxHeight: side})
-	release()
-	if err == nil {
-		err = json.Unmarshal(raw, &enc)
-	}
-	if err != nil {
-		h.Del("Etag")
-		writeError(w, r, s.log, err)
-		return
+	if mime, data, ok := s.derived.get(key); ok {
+		enc = formats.Encoded{MIME: mime, Data: data}
+	} else {
+		release, err := s.previewSlot(r.Context())
+		if err != nil {
+			writeError(w, r, s.log, err)
+			return
+		}
+		raw, err := s.formats.Call(r.Context(), formats.Env{Space: sp}, thumbnailOp, formats.Base64Args{File: rec.ID, MaxWidth: side, MaxHeight: side})
+		release()
+		if err == nil {
+			err = json.Unmarshal(raw, &enc)
+		}
+		if err != nil {
+			h.Del("Etag")
+			writeError(w, r, s.log, err)
+			return
+		}
+		s.derived.put(key, enc.MIME, enc.Data)
 	}
 	h["Content-Type"] = []string{enc.MIME}
 	h["X-Content-Type-Options"] = nosniff
 	h["Content-Security-Policy"] = sandbox
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(enc.Data))
+}
+
+// derivedKey names what is derived from rec's content by what: "" when
+// the content has no hash to name it by (nothing is cached then).
+func derivedKey(rec files.Record, what ...string) string {
+	if rec.SHA256 == "" {
+		return ""
+	}
+	return rec.SHA256 + "\x00" + strings.Join(what, "\x00")
 }
 
 func thumbSide(r *http.Request) (int, error) {

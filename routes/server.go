@@ -86,6 +86,8 @@ type Server struct {
 	runner  runtime.Executor
 	auth    *auth.Authenticator
 	formats formats.Caller
+	// derived keeps recent previews and thumbnails by their content.
+	derived *derivedCache
 	work    *files.Space
 	scripts scriptFiles
 	rates   RateLimits
@@ -130,7 +132,7 @@ func New(cfg Config) *Server {
 	if cfg.Formats == nil {
 		cfg.Formats = formats.Local{}
 	}
-	s := &Server{formats: cfg.Formats, store: cfg.Store, links: cfg.Links, log: cfg.Logger, headers: newHeaderCache(4096),
+	s := &Server{formats: cfg.Formats, derived: newDerivedCache(), store: cfg.Store, links: cfg.Links, log: cfg.Logger, headers: newHeaderCache(4096),
 		runner: cfg.Runner, auth: cfg.Auth, work: cfg.Workspace, scripts: scriptFiles{cfg.ScriptFiles, cfg.DefaultScriptSpace},
 		rates: cfg.RateLimits, limits: newLimits(cfg.RateLimits), previews: newPreviewSlots(goruntime.NumCPU())}
 	s.closing, s.shutdown = context.WithCancel(context.Background())
