@@ -53,7 +53,7 @@ type previewOut struct {
 
 // putSample stores a testdata sample, or the bytes given, in a conversation
 // and returns its ID.
-func putSample(t *testing.T, e *apiEnv, conv, name string, data []byte) string {
+func putSample(t testing.TB, e *apiEnv, conv, name string, data []byte) string {
 	t.Helper()
 	if data == nil {
 		data = samples.Read(t, name)
@@ -62,7 +62,7 @@ func putSample(t *testing.T, e *apiEnv, conv, name string, data []byte) string {
 }
 
 // photo is a PNG of w×h pixels.
-func photo(t *testing.T, w, h int, c color.Color) []byte {
+func photo(t testing.TB, w, h int, c color.Color) []byte {
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	for y := range h {
 		for x := range w {
