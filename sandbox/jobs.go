@@ -189,6 +189,11 @@ func (p *Pool) Run(ctx context.Context, req runtime.Request) (*runtime.Report, e
 		rep.FilesTouched = []runtime.Touched{}
 	}
 	if rep.Error != nil {
+		if res.Retire && rep.Error.Type == runtime.TypeTimeout && !strings.Contains(rep.Error.Message, "worker process") {
+			// The script was abandoned inside its worker (a call no
+			// interrupt reaches), and the worker is killed for it.
+			rep.Error.Message += "; its worker process was stopped and replaced"
+		}
 		return rep, rep.Error
 	}
 	return rep, nil

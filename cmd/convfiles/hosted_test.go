@@ -352,7 +352,8 @@ func TestKeysAndAuthConfigRefusals(t *testing.T) {
 	for toml, says := range map[string]string{
 		"[auth.jwt]\nissuer = \"https://id.example\"\n": "needs issuer, audience and jwks_url",
 		"[auth]\ntoken_ttl = \"48h\"\n":                 "auth.token_ttl between 1s and 24h",
-		"[auth]\nlink_ttl = \"0s\"\n":                   "auth.link_ttl must be positive",
+		"[auth]\nlink_ttl = \"0s\"\n":                   "auth.link_ttl must be from 1s to 168h",
+		"[auth]\nlink_ttl = \"200h\"\n":                 "a link lives a week at most",
 		"[server]\nmcp_session_idle = \"0s\"\n":         "mcp_session_idle must be positive",
 		"[log]\nformat = \"xml\"\n":                     `log.format "xml"`,
 		"[auth]\nsigning_kys = []\n":                    "unknown keys auth.signing_kys",

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -42,3 +43,25 @@ func cmdVersion(e *env, args []string) error {
 	fmt.Fprintln(e.stdout, "convfiles", buildVersion())
 	return nil
 }
+
+// atLeast is a handler that passes on records of level min and above.
+type atLeast struct {
+	min slog.Level
+	h   slog.Handler
+}
+
+// Enabled reports whether a record of level l is passed on.
+func (a atLeast) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= a.min && a.h.Enabled(ctx, l)
+}
+
+// Handle passes r on.
+func (a atLeast) Handle(ctx context.Context, r slog.Record) error { return a.h.Handle(ctx, r) }
+
+// WithAttrs keeps the level with the attributes.
+func (a atLeast) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return atLeast{a.min, a.h.WithAttrs(attrs)}
+}
+
+// WithGroup keeps the level with the group.
+func (a atLeast) WithGroup(name string) slog.Handler { return atLeast{a.min, a.h.WithGroup(name)} }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"os"
 
 	"convfiles/files"
@@ -66,7 +67,16 @@ func cmdRun(e *env, args []string) error {
 	if *conv != "" { // a standalone folder's files have no links
 		resolveLinks(e, &cfg, *public)
 	}
-	scripts, err := newScripting(cfg, e, false)
+	// The script runs in a worker process, as serve's and mcp's do: its
+	// timeout kills the worker, whatever the script is stuck in (a
+	// backtracking regular expression no interrupt reaches), and a
+	// decoder's bug meets the worker's kernel limits, not this process.
+	// One worker: this command runs one script.
+	// Its log says what went wrong, not that a worker started.
+	cfg.Sandbox.Workers = 1
+	quiet := *e
+	quiet.logger = slog.New(atLeast{slog.LevelWarn, e.logger.Handler()})
+	scripts, err := newScripting(cfg, &quiet, true)
 	if err != nil {
 		return err
 	}
@@ -83,9 +93,8 @@ func cmdRun(e *env, args []string) error {
 	return nil
 }
 
-// scripting runs scripts and format operations: in worker processes for
-// the serving commands (a sandbox pool), in this process for convfiles
-// run. It holds the read roots and the fetcher the server side uses.
+// scripting runs scripts and format operations: in worker processes (a
+// sandbox pool) for serve, mcp and run, or in this process. It holds the read roots and the fetcher the server side uses.
 type scripting struct {
 	runtime.Executor
 	formats formats.Caller
