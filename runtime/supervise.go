@@ -4,6 +4,7 @@ import (
 	"context"
 	"convfiles/files"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"time"
 
@@ -97,11 +98,20 @@ func (s *session) execute(filename, src string, done chan<- outcome) {
 	done <- outcome{result: res, err: serr}
 }
 
+var promiseType = reflect.TypeFor[*goja.Promise]()
+
 // settle unwraps a Promise result. It is called once the event loop is
 // idle: goja drains the microtask queue after the script and after each
 // timer's callback, so a Promise is settled by now or never will be.
 func (s *session) settle(v goja.Value) (goja.Value, error) {
-	p, ok := v.Export().(*goja.Promise)
+	// Only a Promise is exported: exporting any other object would call
+	// its getters here, outside the script, where one that throws was
+	// an internal error instead of the script's.
+	o, isObject := v.(*goja.Object)
+	if !isObject || o.ExportType() != promiseType {
+		return v, nil
+	}
+	p, ok := o.Export().(*goja.Promise)
 	if !ok {
 		return v, nil
 	}
