@@ -4,6 +4,7 @@ import (
 	"convfiles/auth"
 	"math"
 	"net"
+	"net/netip"
 	"net/http"
 	"strconv"
 	"sync"
@@ -142,7 +143,27 @@ func clientKey(r *http.Request) string {
 	if p := auth.FromContext(r.Context()); p != nil && p != auth.Local {
 		return "credential " + p.ID
 	}
-	return clientAddr(r)
+	return clientNetwork(clientAddr(r))
+}
+
+// clientNetwork is what one client controls of its address: every
+// loopback address is one client (a local program can send from any of
+// 127.0.0.0/8), as is an IPv6 /64 (one machine's usual share); an IPv4
+// address is itself.
+func clientNetwork(addr string) string {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil {
+		return addr
+	}
+	ip = ip.Unmap().WithZone("")
+	switch {
+	case ip.IsLoopback():
+		return "loopback"
+	case ip.Is6():
+		p, _ := ip.Prefix(64)
+		return p.String()
+	}
+	return ip.String()
 }
 
 // clientAddr is the client's IP address, without its port.
