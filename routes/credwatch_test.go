@@ -1,7 +1,6 @@
 package routes
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -19,34 +18,7 @@ func openStreamAs(t *testing.T, ctx context.Context, url, cred string) <-chan ss
 	t.Helper()
 	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 	req.Header.Set("Authorization", "Bearer "+cred)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.StatusCode != 200 {
-		t.Fatalf("stream: %d", resp.StatusCode)
-	}
-	out := make(chan sseEvent, 64)
-	go func() {
-		defer resp.Body.Close()
-		defer close(out)
-		sc := bufio.NewScanner(resp.Body)
-		var ev sseEvent
-		for sc.Scan() {
-			switch line := sc.Text(); {
-			case line == "":
-				if ev.event != "" {
-					out <- ev
-				}
-				ev = sseEvent{}
-			case strings.HasPrefix(line, "event: "):
-				ev.event = line[7:]
-			case strings.HasPrefix(line, "data: "):
-				json.Unmarshal([]byte(line[6:]), &ev.data)
-			}
-		}
-	}()
-	return out
+	return streamOf(t, req)
 }
 
 // endsWithCredential reads events until the stream says its credential

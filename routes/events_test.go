@@ -27,6 +27,13 @@ func openStream(t testing.TB, ctx context.Context, url, lastID string) <-chan ss
 	if lastID != "" {
 		req.Header.Set("Last-Event-ID", lastID)
 	}
+	return streamOf(t, req)
+}
+
+// streamOf sends req and returns a channel of the stream's parsed
+// events; it ends when the stream does.
+func streamOf(t testing.TB, req *http.Request) <-chan sseEvent {
+	t.Helper()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
