@@ -30,6 +30,9 @@ type AuthConfig struct {
 	SignLinks bool `toml:"sign_links"`
 	// LinkTTL is how long a signed link works (default 1h).
 	LinkTTL Duration `toml:"link_ttl"`
+	// LinkMaxLifetime is the longest a link may live: one signed for
+	// longer is refused, whoever signed it (default 168h).
+	LinkMaxLifetime Duration `toml:"link_max_lifetime"`
 	// TokenTTL is the lifetime of a token minted without one (default 15m, at most 24h).
 	TokenTTL Duration `toml:"token_ttl"`
 	// JWT verifies tokens of an existing identity provider.
@@ -132,7 +135,7 @@ func (c Config) linkBuilder() (links.Links, error) {
 	if err != nil {
 		return l, err
 	}
-	l.Sign = &links.Signer{Keys: ring, TTL: c.Auth.LinkTTL.Duration}
+	l.Sign = &links.Signer{Keys: ring, TTL: c.Auth.LinkTTL.Duration, MaxLifetime: c.Auth.LinkMaxLifetime.Duration}
 	return l, nil
 }
 
@@ -169,8 +172,12 @@ func (c Config) authenticator(ctx context.Context, store *files.Store) (*auth.Au
 // validateAuth checks [auth] before anything starts.
 func (c Config) validateAuth() error {
 	a := c.Auth
-	if a.LinkTTL.Duration <= 0 || a.LinkTTL.Duration > links.MaxLifetime || a.TokenTTL.Duration < time.Second || a.TokenTTL.Duration > auth.MaxTokenTTL {
-		return fmt.Errorf("config: auth.link_ttl must be from 1s to 168h (a link lives a week at most) and auth.token_ttl between 1s and %s", auth.MaxTokenTTL)
+	if a.LinkMaxLifetime.Duration < time.Minute || a.LinkMaxLifetime.Duration > 365*24*time.Hour {
+		return fmt.Errorf("config: auth.link_max_lifetime must be from 1m to 8760h (a year)")
+	}
+	if a.LinkTTL.Duration <= 0 || a.LinkTTL.Duration > a.LinkMaxLifetime.Duration || a.TokenTTL.Duration < time.Second || a.TokenTTL.Duration > auth.MaxTokenTTL {
+		return fmt.Errorf("config: auth.link_ttl must be from 1s to auth.link_max_lifetime (%s: a link lives no longer) and auth.token_ttl between 1s and %s",
+			a.LinkMaxLifetime.Duration, auth.MaxTokenTTL)
 	}
 	if len(a.SigningKeys) > 0 {
 		if _, err := signing.Parse(a.SigningKeys); err != nil {

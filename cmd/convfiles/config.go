@@ -15,6 +15,7 @@ import (
 
 	"convfiles/auth"
 	"convfiles/files"
+	"convfiles/internal/links"
 	"convfiles/routes"
 	"convfiles/runtime"
 	"convfiles/sandbox"
@@ -177,7 +178,8 @@ func defaultConfig() Config {
 		Sandbox:  SandboxConfig{FormatTimeout: Duration{sandbox.DefaultFormatTimeout}},
 		Server: ServerConfig{Address: "127.0.0.1:8080", AllowedHosts: []string{}, CORSOrigins: []string{},
 			MCPSessionIdle: Duration{30 * time.Minute}},
-		Auth:    AuthConfig{LinkTTL: Duration{time.Hour}, TokenTTL: Duration{auth.DefaultTokenTTL}, SigningKeys: []string{}},
+		Auth: AuthConfig{LinkTTL: Duration{time.Hour}, LinkMaxLifetime: Duration{links.MaxLifetime}, TokenTTL: Duration{auth.DefaultTokenTTL},
+			SigningKeys: []string{}},
 		Log:     LogConfig{Level: "info", Format: "text"},
 		Storage: StorageConfig{GCInterval: Duration{time.Hour}, GCGrace: Duration{time.Hour}},
 		RateLimit: RateLimitConfig{

@@ -352,8 +352,9 @@ func TestKeysAndAuthConfigRefusals(t *testing.T) {
 	for toml, says := range map[string]string{
 		"[auth.jwt]\nissuer = \"https://id.example\"\n": "needs issuer, audience and jwks_url",
 		"[auth]\ntoken_ttl = \"48h\"\n":                 "auth.token_ttl between 1s and 24h",
-		"[auth]\nlink_ttl = \"0s\"\n":                   "auth.link_ttl must be from 1s to 168h",
-		"[auth]\nlink_ttl = \"200h\"\n":                 "a link lives a week at most",
+		"[auth]\nlink_ttl = \"0s\"\n":                   "auth.link_ttl must be from 1s to auth.link_max_lifetime",
+		"[auth]\nlink_ttl = \"200h\"\n":                 "auth.link_max_lifetime (168h0m0s: a link lives no longer)",
+		"[auth]\nlink_max_lifetime = \"0s\"\n":          "auth.link_max_lifetime must be from 1m",
 		"[server]\nmcp_session_idle = \"0s\"\n":         "mcp_session_idle must be positive",
 		"[log]\nformat = \"xml\"\n":                     `log.format "xml"`,
 		"[auth]\nsigning_kys = []\n":                    "unknown keys auth.signing_kys",

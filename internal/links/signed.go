@@ -19,13 +19,13 @@ import (
 // DefaultTTL is how long a signed link works.
 const DefaultTTL = time.Hour
 
-// MaxLifetime is the longest a link may live: one signed with a later
-// expiry is refused, whoever holds a key (a worker holds its
+// MaxLifetime is the longest a link may live by default: one signed with
+// a later expiry is refused, whoever holds a key (a worker holds its
 // conversation's) and whatever TTL it was configured with.
 const MaxLifetime = 7 * 24 * time.Hour
 
-// ErrTooLong is a link whose expiry is further away than MaxLifetime.
-var ErrTooLong = errors.New("the link's expiry is further away than a link may live (7 days); ask for a new link")
+// ErrTooLong is a link whose expiry is further away than a link may live.
+var ErrTooLong = errors.New("the link's expiry is further away than a link may live on this server (7 days unless configured); ask for a new link")
 
 // Signer signs links: a link carries its expiry (exp, Unix seconds), the
 // ID of the key that signed it (kid) and an HMAC-SHA256 (sig) over the
@@ -49,6 +49,9 @@ type Signer struct {
 	// Until, when set, is the latest expiry this Signer gives: the end of
 	// the credential the links are made for, which they never outlive.
 	Until time.Time
+	// MaxLifetime is the longest a link this Signer verifies may live
+	// (the MaxLifetime constant when zero).
+	MaxLifetime time.Duration
 }
 
 // LimitedTo returns a Signer whose links expire by until at the latest
@@ -57,7 +60,7 @@ func (s *Signer) LimitedTo(until time.Time) *Signer {
 	if s == nil || until.IsZero() {
 		return s
 	}
-	return &Signer{Keys: s.Keys, Conversation: s.Conversation, TTL: s.TTL, Now: s.Now, Until: until}
+	return &Signer{Keys: s.Keys, Conversation: s.Conversation, TTL: s.TTL, Now: s.Now, Until: until, MaxLifetime: s.MaxLifetime}
 }
 
 // The refusals of Verify.
@@ -205,7 +208,11 @@ func (s *Signer) verify(conv, name, exp, kid, sig string) error {
 	if now >= at {
 		return ErrExpired
 	}
-	if at > now+int64(MaxLifetime/time.Second)+60 {
+	longest := s.MaxLifetime
+	if longest <= 0 {
+		longest = MaxLifetime
+	}
+	if at > now+int64(longest/time.Second)+60 {
 		return ErrTooLong
 	}
 	return nil

@@ -154,6 +154,11 @@ func TestLinksLiveAWeekAtMost(t *testing.T) {
 			t.Errorf("a link of %v: %v, want %v", ttl, err, want)
 		}
 	}
+	strict := &Signer{Keys: keys, Now: clock, MaxLifetime: 2 * time.Hour}
+	v3h, _ := url.ParseQuery((&Signer{Keys: keys, TTL: 3 * time.Hour, Now: clock}).Query("conv-1", "a.txt"))
+	if err := strict.Verify("conv-1", "a.txt", v3h); !errors.Is(err, ErrTooLong) {
+		t.Errorf("a 3 h link on a server whose links live 2 h: %v", err)
+	}
 	end := now.Add(3 * time.Second)
 	limited := server.LimitedTo(end)
 	v, _ := url.ParseQuery(limited.Query("conv-1", "a.txt"))
