@@ -88,6 +88,10 @@ type BlobInfo struct {
 	// of the same size and time: an inode number on disk, an ETag in an
 	// object store. A compare-and-commit compares it.
 	Tag string
+	// Shared says the bytes are reachable under more than one name on
+	// disk (a hard link count above one): a copy the store made, or a
+	// link someone made beside it, perhaps to another conversation's file.
+	Shared bool
 }
 
 // Blob is stored bytes opened for reading. Close it when done.

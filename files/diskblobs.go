@@ -251,6 +251,7 @@ func blobInfo(p string, fi fs.FileInfo) BlobInfo {
 	b := BlobInfo{Path: p, Size: fi.Size(), ModTime: fi.ModTime()}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		b.Tag = strconv.FormatUint(st.Ino, 10)
+		b.Shared = st.Nlink > 1
 	}
 	return b
 }

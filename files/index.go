@@ -159,6 +159,10 @@ type DiskFile struct {
 	Name     string
 	Size     int64
 	DiskTime int64
+	// Shared is BlobInfo.Shared: a file the index does not know whose
+	// bytes are also linked elsewhere was not made by convfiles, and is
+	// not taken in.
+	Shared bool
 	// Describe computes the MIME type and SHA-256; called only for files
 	// the index does not know in this exact state.
 	Describe func() (mime, sha string, err error)

@@ -91,6 +91,16 @@ func (sp *Space) openBlob(ctx context.Context, op, name string) (Blob, error) {
 		return sp.openObject(ctx, op, name)
 	}
 	b, err := sp.blobs.Open(ctx, sp.key(name))
+	if err == nil && b.Info().Shared && sp.opts.Index != nil {
+		// Bytes linked under another name too: a copy convfiles made has
+		// its row; a hard link someone placed beside the files (perhaps
+		// to another conversation's) has none, and is not this
+		// conversation's file.
+		if _, lerr := sp.opts.Index.Lookup(ctx, sp.id, name); KindOf(lerr) == KindNotFound {
+			b.Close()
+			return nil, notFound(op, name)
+		}
+	}
 	return b, relabelErr(op, err)
 }
 

@@ -90,7 +90,7 @@ func (s *Store) reconcileConversation(ctx context.Context, id string) error {
 		var yielded error // the index's own failure, passed on as it is
 		err := s.blobs.List(ctx, id, "", func(b BlobInfo) error {
 			name := b.Path
-			yielded = yield(DiskFile{Name: name, Size: b.Size, DiskTime: b.ModTime.UnixNano(),
+			yielded = yield(DiskFile{Name: name, Size: b.Size, DiskTime: b.ModTime.UnixNano(), Shared: b.Shared,
 				Describe: func() (string, string, error) {
 					f, err := s.blobs.Open(ctx, sp.key(name))
 					if err != nil {

@@ -63,6 +63,11 @@ func WalkChanged(ctx context.Context, walk func(func(DiskFile) error) error, liv
 		}
 		err := walk(func(d DiskFile) error {
 			prev, known := live[d.Name]
+			if !known && d.Shared {
+				// A hard link convfiles did not make (its copies are
+				// known): its bytes may be another conversation's.
+				return nil
+			}
 			if known {
 				delete(live, d.Name)
 				if prev.Size == d.Size && prev.DiskTime == d.DiskTime {

@@ -3,7 +3,9 @@ package files
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -161,6 +163,9 @@ func (sp *Space) Open(name string) (Blob, Info, error) {
 // O_NOFOLLOW refuses a link as the last component; O_NONBLOCK keeps a
 // planted FIFO from blocking the open.
 func openRegular(r *os.Root, op, name string) (*os.File, Info, error) {
+	if err := noLinkedFolder(r, op, name); err != nil {
+		return nil, Info{}, err
+	}
 	f, err := r.OpenFile(name, os.O_RDONLY|noFollow|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, Info{}, classify(op, name, err)
@@ -174,6 +179,23 @@ func openRegular(r *os.Root, op, name string) (*os.File, Info, error) {
 		return nil, Info{}, classify(op, name, err)
 	}
 	return f, Info{Name: name, Size: fi.Size(), ModTime: fi.ModTime()}, nil
+}
+
+// noLinkedFolder refuses a name whose folders include a symbolic link:
+// os.Root follows one that stays inside the conversation's folder, which
+// would make a file readable under a name convfiles never gave it.
+// Names without folders cost nothing.
+func noLinkedFolder(r *os.Root, op, name string) error {
+	for i := strings.IndexByte(name, '/'); i > 0; i = next(name, i) {
+		fi, err := r.Lstat(name[:i])
+		if err != nil {
+			return classify(op, name, err)
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return E(op, KindForbidden, name, "lies in a folder that is a symbolic link; convfiles does not follow links", nil)
+		}
+	}
+	return nil
 }
 
 // Remove deletes the file name. Folders are not removed (seed 001's

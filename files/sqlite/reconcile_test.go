@@ -151,3 +151,55 @@ func TestOnlyALoneStoreReconciles(t *testing.T) {
 		t.Errorf("orphan version bytes survived a lone start: %v", err)
 	}
 }
+
+// TestRestartTakesInNoLinksItDidNotMake: files someone placed beside a
+// conversation's own, a hard link to another conversation's file and a
+// symbolic link to another conversation's folder (or inside its own), are
+// not taken into the index at start-up, so no credential of this
+// conversation reads them; a copy convfiles made (a hard link it knows)
+// stays.
+func TestRestartTakesInNoLinksItDidNotMake(t *testing.T) {
+	e := newEnv(t, files.Options{})
+	mine, theirs := e.space(t, "mine"), e.space(t, "theirs")
+	write(t, mine, "own.txt", "mine")
+	if _, err := mine.Copy(ctx0, "own.txt", "copy.txt", files.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, theirs, "secret.txt", "theirs only")
+	must(t, os.MkdirAll(filepath.Join(e.dir, "files", "mine", "real"), 0o700))
+	must(t, os.WriteFile(filepath.Join(e.dir, "files", "mine", "real", "inner.txt"), []byte("inner"), 0o600))
+	e.close()
+
+	conv := filepath.Join(e.dir, "files", "mine")
+	must(t, os.Link(filepath.Join(e.dir, "files", "theirs", "secret.txt"), filepath.Join(conv, "linked.txt")))
+	must(t, os.Symlink(filepath.Join(e.dir, "files", "theirs"), filepath.Join(conv, "theirs-folder")))
+	must(t, os.Symlink("real", filepath.Join(conv, "mirror")))
+
+	e.open(t)
+	mine = e.space(t, "mine")
+	recs, _, err := mine.Find(files.ListQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range recs {
+		names = append(names, r.Name)
+	}
+	if len(names) != 3 || names[0] != "copy.txt" || names[1] != "own.txt" || names[2] != "real/inner.txt" {
+		t.Fatalf("after restart the conversation lists %v, want its own copy.txt, own.txt and real/inner.txt", names)
+	}
+	for _, name := range []string{"linked.txt", "theirs-folder/secret.txt", "mirror/inner.txt"} {
+		if b, _, err := mine.Open(name); err == nil {
+			b.Close()
+			t.Errorf("%s opened", name)
+		}
+	}
+	for _, name := range []string{"copy.txt", "own.txt", "real/inner.txt"} {
+		b, _, err := mine.Open(name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		b.Close()
+	}
+}
