@@ -3,6 +3,7 @@ package routes
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -85,4 +86,59 @@ func TestStreamsEndWithTheirCredential(t *testing.T) {
 		t.Fatal(err)
 	}
 	endsWithCredential(t, byKey, "revoked")
+}
+
+// TestMCPStreamEndsWithItsToken: an MCP session's GET stream of server
+// messages, opened with a short token, is closed at the token's expiry.
+func TestMCPStreamEndsWithItsToken(t *testing.T) {
+	e := newHostedEnv(t)
+	key, _ := e.key(auth.Read, "acme-")
+	status, env, _ := e.call("POST", "/api/tokens", key, "application/json", []byte(`{"scopes": ["read"], "conversations": ["acme-1"], "ttl_seconds": 2}`))
+	var minted struct {
+		Result auth.Token `json:"result"`
+	}
+	if status != 200 || json.Unmarshal([]byte(env.raw), &minted) != nil {
+		t.Fatalf("mint: %d %s", status, env.raw)
+	}
+	tok := minted.Result.Token
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	req, _ := http.NewRequest("POST", e.srv.URL+"/mcp", strings.NewReader(init))
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	session := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != 200 || session == "" {
+		t.Fatalf("initialize: %d, session %q", resp.StatusCode, session)
+	}
+	get, _ := http.NewRequest("GET", e.srv.URL+"/mcp", nil)
+	get.Header.Set("Authorization", "Bearer "+tok)
+	get.Header.Set("Accept", "text/event-stream")
+	get.Header.Set("Mcp-Session-Id", session)
+	get.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	stream, err := http.DefaultClient.Do(get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Body.Close()
+	if stream.StatusCode != 200 {
+		t.Fatalf("GET stream: %d", stream.StatusCode)
+	}
+	ended := make(chan struct{})
+	go func() {
+		io.Copy(io.Discard, stream.Body)
+		close(ended)
+	}()
+	select {
+	case <-ended:
+		if time.Now().Before(minted.Result.Expires) {
+			t.Fatal("the stream closed before its token expired")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the MCP stream stayed open past its token's expiry")
+	}
 }
