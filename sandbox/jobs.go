@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -19,14 +18,6 @@ import (
 
 // lintTimeout bounds a lint: parsing and ESLint's rules, nothing run.
 const lintTimeout = 15 * time.Second
-
-// ended is a job that ended without a result: its worker was killed
-// (timeout, cancel, shutdown) or died (a limit, a crash).
-type ended struct {
-	limit, why string
-}
-
-func (e *ended) Error() string { return "the worker ended: " + e.limit + " " + e.why }
 
 // do sends j to a worker and serves its file operations until it is done.
 // The worker is killed when the job passes deadline or ctx ends.
@@ -199,39 +190,6 @@ func (p *Pool) Run(ctx context.Context, req runtime.Request) (*runtime.Report, e
 	return rep, nil
 }
 
-// runError turns the end of a worker into the error of the run it ran.
-func (p *Pool) runError(err error, timeout time.Duration) *runtime.ScriptError {
-	var e *ended
-	switch {
-	case errors.Is(err, ErrBusy):
-		return &runtime.ScriptError{Type: runtime.TypeBusy, Limit: "workers", Message: fmt.Sprintf(
-			"this credential already runs %d scripts and has %d more waiting, its share of the workers: retry when some have finished",
-			p.cfg.PerCredential, p.cfg.QueuePerCredential)}
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return &runtime.ScriptError{Type: runtime.TypeLimit, Limit: "cancelled", Message: "the request ended while the script waited for a worker"}
-	case !errors.As(err, &e):
-		return &runtime.ScriptError{Type: runtime.TypeInternal, Message: "the script could not be run: " + err.Error()}
-	}
-	const stopped = "; its worker process was stopped and replaced"
-	switch e.limit {
-	case "timeout":
-		return &runtime.ScriptError{Type: runtime.TypeTimeout, Limit: "timeout", Message: fmt.Sprintf(
-			"the script ran past its timeout of %v (inside a call that could not be interrupted)%s", timeout, stopped)}
-	case "cancelled":
-		return &runtime.ScriptError{Type: runtime.TypeLimit, Limit: "cancelled", Message: "the request was cancelled before the script finished" + stopped}
-	case "protocol":
-		return &runtime.ScriptError{Type: runtime.TypeInternal, Message: "the script's worker process broke its protocol with the server" + stopped}
-	case "shutdown":
-		return &runtime.ScriptError{Type: runtime.TypeLimit, Limit: "cancelled", Message: "the server is shutting down" + stopped}
-	case "memory":
-		return &runtime.ScriptError{Type: runtime.TypeLimit, Limit: "memory", Message: fmt.Sprintf(
-			"the script ran out of memory: its process may use %s%s", files.FormatBytes(p.workerCfg.DataBytes), stopped)}
-	case "cpu", "stack":
-		return &runtime.ScriptError{Type: runtime.TypeLimit, Limit: e.limit, Message: "the script was stopped: " + e.why + stopped}
-	}
-	return &runtime.ScriptError{Type: runtime.TypeInternal, Message: "the script's worker process crashed (" + e.why + ")" + stopped}
-}
-
 // Lint reports a script's syntax errors, parsed in a worker.
 func (p *Pool) Lint(filename, src string, lang runtime.Language) []runtime.Diagnostic {
 	ctx, cancel := context.WithTimeout(context.Background(), lintTimeout)
@@ -292,16 +250,6 @@ func (p *Pool) Call(ctx context.Context, e formats.Env, name string, args any) (
 		return nil, err
 	}
 	return res.Output, nil
-}
-
-func formatEnd(e *ended, timeout time.Duration) string {
-	switch e.limit {
-	case "timeout":
-		return fmt.Sprintf("reading the file took longer than %v and was stopped: it is damaged, hostile or too complex", timeout)
-	case "memory":
-		return "reading the file needed more memory than a file operation may use: it is too large once decoded"
-	}
-	return "the file could not be read: its decoder failed (" + e.limit + ")"
 }
 
 // firstLines is the first n lines of s.

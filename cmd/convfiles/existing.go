@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"convfiles/files"
 )
@@ -77,4 +79,29 @@ func conversationExists(store *files.Store, cfg Config, conv string) error {
 		return fmt.Errorf("there is no conversation %q in %s: convfiles ls lists the conversations there", conv, where)
 	}
 	return err
+}
+
+// nestedStores says why one store's data folder lies inside the other's
+// (a copy into the source's files/ would copy itself), or "".
+func nestedStores(a, b Config) string {
+	abs := func(p string) string {
+		p, _ = filepath.Abs(p)
+		return filepath.Clean(p) + string(filepath.Separator)
+	}
+	src, dst := abs(a.DataDir), abs(b.DataDir)
+	switch {
+	case src == dst:
+		return ""
+	case strings.HasPrefix(dst, src):
+		return "the destination's data folder " + b.DataDir + " is inside the source's " + a.DataDir
+	case strings.HasPrefix(src, dst):
+		return "the source's data folder " + a.DataDir + " is inside the destination's " + b.DataDir
+	}
+	return ""
+}
+
+// sameStore reports whether two configurations name one store.
+func sameStore(a, b Config) bool {
+	return a.indexName() == b.indexName() || a.distributed() && a.Storage.Blobs == b.Storage.Blobs &&
+		a.Storage.S3.Endpoint == b.Storage.S3.Endpoint
 }

@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os/signal"
-	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -81,31 +79,6 @@ func cmdMigrate(e *env, args []string) error {
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(rep)
-}
-
-// nestedStores says why one store's data folder lies inside the other's
-// (a copy into the source's files/ would copy itself), or "".
-func nestedStores(a, b Config) string {
-	abs := func(p string) string {
-		p, _ = filepath.Abs(p)
-		return filepath.Clean(p) + string(filepath.Separator)
-	}
-	src, dst := abs(a.DataDir), abs(b.DataDir)
-	switch {
-	case src == dst:
-		return ""
-	case strings.HasPrefix(dst, src):
-		return "the destination's data folder " + b.DataDir + " is inside the source's " + a.DataDir
-	case strings.HasPrefix(src, dst):
-		return "the source's data folder " + a.DataDir + " is inside the destination's " + b.DataDir
-	}
-	return ""
-}
-
-// sameStore reports whether two configurations name one store.
-func sameStore(a, b Config) bool {
-	return a.indexName() == b.indexName() || a.distributed() && a.Storage.Blobs == b.Storage.Blobs &&
-		a.Storage.S3.Endpoint == b.Storage.S3.Endpoint
 }
 
 // migration is one convfiles migrate: both stores open.
