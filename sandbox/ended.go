@@ -1,6 +1,5 @@
 package sandbox
 
-
 import (
 	"context"
 	"errors"
