@@ -1,6 +1,14 @@
-// Package routes is the HTTP adapter of convfiles, built on gorilla/mux:
-// browser links to files (GET /files/{conversation_id}/{name...}), health,
-// and the JSON error envelope every endpoint answers failures with. Handlers
-// parse the request, call a files.Space, and respond; they hold no file
-// logic of their own.
+// Package routes is the HTTP door of convfiles, built on gorilla/mux:
+// browser links to files (GET /files/{conversation_id}/{name...}), the REST
+// API under /api (files, conversations, versions, operations of the ops
+// table, live events), the Workspace API (/workspace, /execute, /lint),
+// the web page, health, metrics, and the OpenAPI description of all of it
+// (/openapi.json). It mounts the MCP door (package routes/mcp) at /mcp
+// without importing it.
+//
+// Every request is checked before a handler runs: its origin (hosts,
+// CORS), its credential in hosted mode, a deadline of its own, bounds on
+// its body. Handlers parse the request, call one operation or a
+// files.Space, and answer in the JSON envelope; they hold no file logic of
+// their own, and never reach a storage implementation or SQL.
 package routes

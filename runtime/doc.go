@@ -1,9 +1,20 @@
-// Package runtime runs an agent's helper code in a goja sandbox: one fresh VM
-// per execution, the file helpers of each supported dialect bound to one
-// files.Space, and limits (time, call stack, memory, bytes, logs) that end a
-// runaway script with a clear error while the process stays healthy.
+// Package runtime runs an agent's helper code: JavaScript and TypeScript in
+// goja (TypeScript compiled by esbuild), Lua and Luau-style scripts in
+// gopher-lua. Every run gets a fresh interpreter, the file helpers of each
+// supported dialect (SABRE's write_file and read_file, code-mcp's
+// file.save, toolscript's io library, the files.* API and its formats)
+// bound to one files.Ops, and limits (time, call stack, memory, bytes,
+// logs, result size) that end a runaway script with a clear error while
+// the process stays healthy.
 //
-// Bindings are thin: each validates its arguments, calls the Space or the
-// content package, and converts the answer into a JS value. No file logic
-// lives in JS glue.
+// Bindings are thin: each validates its arguments, calls an operation of
+// package ops (the one table every door shares) or the content package,
+// and converts the answer into a value of the script's language. No file
+// logic lives in the glue of either language.
+//
+// A server runs this package inside worker processes (package sandbox),
+// never in its own process: a bug of an interpreter or a decoder meets a
+// worker's kernel limits. runtime never imports an HTTP door (routes,
+// routes/mcp), the sandbox, or a storage implementation: it sees files
+// only through files.Ops.
 package runtime
