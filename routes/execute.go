@@ -212,7 +212,7 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start := time.Now()
-	diags := s.runner.Lint(req.Filename, req.Source, req.Language)
+	diags := s.runner.Lint(r.Context(), req.Filename, req.Source, req.Language)
 	file := req.Filename
 	if _, saved := body["codeId"]; saved && s.work != nil {
 		file = s.work.HostPath(file)

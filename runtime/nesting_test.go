@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,7 +38,7 @@ func TestNestingBombsAreRefusedBeforeParsing(t *testing.T) {
 	for name, src := range nestingBombs {
 		t.Run(name, func(t *testing.T) {
 			for _, lang := range []Language{JavaScript, TypeScript} {
-				diags := r.Lint("bomb", src, lang)
+				diags := r.Lint(context.Background(), "bomb", src, lang)
 				if len(diags) == 0 || !strings.Contains(diags[0].Message, "nests deeper than") {
 					t.Fatalf("%s lint: %+v", lang, diags)
 				}

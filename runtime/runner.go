@@ -116,7 +116,9 @@ func (c Config) WithDefaults() Config {
 // where the kernel can bound and stop them. The doors take an Executor.
 type Executor interface {
 	Run(ctx context.Context, req Request) (*Report, error)
-	Lint(filename, src string, lang Language) []Diagnostic
+	// Lint takes the request's context: in a pool, a lint holds a worker
+	// and counts against its credential's share as a run does.
+	Lint(ctx context.Context, filename, src string, lang Language) []Diagnostic
 }
 
 var _ Executor = (*Runner)(nil)
@@ -169,7 +171,7 @@ func (r *Runner) Abandoned() int64 { return r.abandoned.Load() }
 // TypeScript those of the TypeScript step (types are not checked), for
 // JavaScript those of the parser. Code that compiles is checked with
 // ESLint's rules (see ruleDiagnostics): each finding is a warning.
-func (r *Runner) Lint(filename, src string, lang Language) []Diagnostic {
+func (r *Runner) Lint(_ context.Context, filename, src string, lang Language) []Diagnostic {
 	if lang == "" {
 		lang = LanguageOf(filename)
 	}

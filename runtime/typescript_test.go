@@ -81,12 +81,12 @@ func TestTypeScriptIsTranspiledOncePerSource(t *testing.T) {
 
 func TestLint(t *testing.T) {
 	r := New(Config{})
-	if d := r.Lint("ok.ts", "const a: number = 1;\nconsole.log(a);", ""); len(d) != 0 {
+	if d := r.Lint(context.Background(), "ok.ts", "const a: number = 1;\nconsole.log(a);", ""); len(d) != 0 {
 		t.Fatalf("clean code: %+v", d)
 	}
 	// ESLint's rules, at the TypeScript's own positions: an enum (which
 	// the TypeScript step turns into a var) is not a var of the user's.
-	d := r.Lint("warn.ts", "enum Color { Red }\n\ninterface P { n: number }\nvar p: P = { n: Color.Red };\nlet unused: string = 'x';\nconsole.log(p);\n", "")
+	d := r.Lint(context.Background(), "warn.ts", "enum Color { Red }\n\ninterface P { n: number }\nvar p: P = { n: Color.Red };\nlet unused: string = 'x';\nconsole.log(p);\n", "")
 	want := []Diagnostic{
 		{Line: 4, Column: 1, Severity: "warning", Code: "no-var", EndLine: 4, EndColumn: 28},
 		{Line: 5, Column: 5, Severity: "warning", Code: "no-unused-vars", EndLine: 5, EndColumn: 11},
@@ -103,7 +103,7 @@ func TestLint(t *testing.T) {
 	}
 	// A lint's answer is bounded: past the cap, one warning says how many
 	// more there were (capWarnings is ESLint's list's last step).
-	many := r.Lint("many.js", strings.Repeat("var x = 1;\n", 5), "")
+	many := r.Lint(context.Background(), "many.js", strings.Repeat("var x = 1;\n", 5), "")
 	if len(many) < 5 {
 		t.Fatalf("5 vars: %+v", many)
 	}
@@ -114,11 +114,11 @@ func TestLint(t *testing.T) {
 	if len(capWarnings(many, len(many))) != len(many) {
 		t.Fatal("a list within the cap was cut")
 	}
-	d = r.Lint("bad.ts", "const a = 1;\nconst = 2;\n", "")
+	d = r.Lint(context.Background(), "bad.ts", "const a = 1;\nconst = 2;\n", "")
 	if len(d) == 0 || d[0].Line != 2 || d[0].Severity != "error" {
 		t.Fatalf("ts diagnostics %+v", d)
 	}
-	d = r.Lint("bad.js", "let ok = 1;\n\nfunction (", "")
+	d = r.Lint(context.Background(), "bad.js", "let ok = 1;\n\nfunction (", "")
 	if len(d) == 0 || d[0].Line != 3 {
 		t.Fatalf("js diagnostics %+v", d)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	goruntime "runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,8 +115,16 @@ func TestOneTenantCannotHoldEveryWorker(t *testing.T) {
 		t.Fatalf("A's run past its share and queue: %v %+v, want BusyError", err, rep)
 	}
 
+	// A lint holds a worker too: A's counts against A's share.
+	if d := p.Lint(aCtx, "x.js", "1", ""); len(d) != 1 || !strings.Contains(d[0].Message, "share of the workers") {
+		t.Fatalf("A's lint past its share: %+v", d)
+	}
+
 	bCtx, stopB := as("b")
 	defer stopB()
+	if d := p.Lint(bCtx, "x.js", "const x = 1;\nconsole.log(x);", ""); len(d) != 0 {
+		t.Fatalf("B's lint while A floods: %+v", d)
+	}
 	rep, err = p.Run(bCtx, runtime.Request{Source: `1 + 1`})
 	if err != nil || string(rep.Result) != "2" {
 		t.Fatalf("B's small run while A floods: %v %+v", err, rep)

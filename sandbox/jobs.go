@@ -190,9 +190,10 @@ func (p *Pool) Run(ctx context.Context, req runtime.Request) (*runtime.Report, e
 	return rep, nil
 }
 
-// Lint reports a script's syntax errors, parsed in a worker.
-func (p *Pool) Lint(filename, src string, lang runtime.Language) []runtime.Diagnostic {
-	ctx, cancel := context.WithTimeout(context.Background(), lintTimeout)
+// Lint reports a script's syntax errors, parsed in a worker, within the
+// share of the credential ctx carries.
+func (p *Pool) Lint(ctx context.Context, filename, src string, lang runtime.Language) []runtime.Diagnostic {
+	ctx, cancel := context.WithTimeout(ctx, lintTimeout)
 	defer cancel()
 	res, err := p.do(ctx, &job{Kind: "lint", Filename: filename, Source: src, Language: string(lang), Timeout: lintTimeout},
 		&opServer{ctx: ctx}, lintTimeout)

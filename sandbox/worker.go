@@ -141,7 +141,7 @@ func (w *worker) do(ctx context.Context, j *job) *jobResult {
 		return &jobResult{Report: rep, Retire: w.runner.Abandoned() > abandoned}
 	case "lint":
 		lang, _ := runtime.ParseLanguage(j.Language)
-		return &jobResult{Diags: w.runner.Lint(j.Filename, j.Source, lang)}
+		return &jobResult{Diags: w.runner.Lint(context.Background(), j.Filename, j.Source, lang)}
 	case "format":
 		opts := j.Write.options(files.NewBudget(0)) // a stand-in: the server charges its own
 		ctx, cancel := context.WithTimeout(ctx, j.Timeout)
