@@ -23,6 +23,7 @@ var ErrBusy = errors.New("sandbox: this credential's runs fill its share of the 
 // share is the whole pool, and its queue unbounded, as before.
 type fairSlots struct {
 	mu       sync.Mutex
+	size     int // the slots in all
 	free     int
 	perShare int
 	queueMax int
@@ -38,7 +39,7 @@ type slotWaiter struct {
 }
 
 func newFairSlots(slots, perShare, queueMax int) *fairSlots {
-	return &fairSlots{free: slots, perShare: max(perShare, 1), queueMax: max(queueMax, 0),
+	return &fairSlots{size: slots, free: slots, perShare: max(perShare, 1), queueMax: max(queueMax, 0),
 		running: map[string]int{}, queues: map[string][]*slotWaiter{}}
 }
 
@@ -108,18 +109,9 @@ func (f *fairSlots) release(share string) {
 // capOf is how many jobs share may run at once.
 func (f *fairSlots) capOf(share string) int {
 	if share == "local" {
-		return f.free + f.total()
+		return f.size
 	}
 	return f.perShare
-}
-
-// total is the jobs running now. Called with mu held.
-func (f *fairSlots) total() int {
-	n := 0
-	for _, r := range f.running {
-		n += r
-	}
-	return n
 }
 
 // dispatch grants free slots to waiting jobs: each to the waiting share
