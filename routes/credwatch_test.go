@@ -46,35 +46,58 @@ func endsWithCredential(t *testing.T, events <-chan sseEvent, why string) {
 	}
 }
 
-// TestStreamsEndWithTheirCredential: a stream opened with a short token
-// delivers events whose links expire with the token, and closes at its
-// expiry; one opened with a key closes once the key is revoked. Nothing
-// is delivered after.
+// TestStreamsEndWithTheirCredential: a stream opened with a token
+// delivers events whose links expire with the token; a stream opened with
+// a short token closes at its expiry, one opened with a key once the key
+// is revoked, and nothing is delivered after. A machine so slow that a
+// 2 s token expires before its stream opens gets the refusal instead,
+// which is the same end.
 func TestStreamsEndWithTheirCredential(t *testing.T) {
 	e := newHostedEnv(t)
 	key, k := e.key(auth.Read|auth.Write, "acme-")
-	status, env, _ := e.call("POST", "/api/tokens", key, "application/json", []byte(`{"scopes": ["read"], "conversations": ["acme-1"], "ttl_seconds": 3}`))
-	if status != 200 {
-		t.Fatalf("mint: %d %s", status, env.raw)
+	mint := func(ttl int) auth.Token {
+		status, env, _ := e.call("POST", "/api/tokens", key, "application/json",
+			[]byte(`{"scopes": ["read"], "conversations": ["acme-1"], "ttl_seconds": `+strconv.Itoa(ttl)+`}`))
+		var minted struct {
+			Result auth.Token `json:"result"`
+		}
+		if status != 200 || json.Unmarshal([]byte(env.raw), &minted) != nil {
+			t.Fatalf("mint: %d %s", status, env.raw)
+		}
+		return minted.Result
 	}
-	var minted struct {
-		Result auth.Token `json:"result"`
-	}
-	json.Unmarshal([]byte(env.raw), &minted)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
-	byToken := openStreamAs(t, ctx, e.srv.URL+"/api/events?conversation=acme-1", minted.Result.Token)
+	// Links last an hour; those a 10-minute token receives, no longer
+	// than the token.
+	tenMinutes := mint(600)
+	byToken := openStreamAs(t, ctx, e.srv.URL+"/api/events?conversation=acme-1", tenMinutes.Token)
 	e.write("acme-1", "a.txt", "one")
 	ev := next(t, byToken)
 	link, err := url.Parse(ev.data["url"].(string))
 	if ev.event != "file:created" || err != nil {
 		t.Fatalf("first event %+v", ev)
 	}
-	if exp, _ := strconv.ParseInt(link.Query().Get("exp"), 10, 64); exp > minted.Result.Expires.Unix() {
-		t.Errorf("an event's link expires at %d, after its token (%d)", exp, minted.Result.Expires.Unix())
+	if exp, _ := strconv.ParseInt(link.Query().Get("exp"), 10, 64); exp > tenMinutes.Expires.Unix() {
+		t.Errorf("an event's link expires at %d, after its token (%d)", exp, tenMinutes.Expires.Unix())
 	}
-	endsWithCredential(t, byToken, "expired")
+
+	short := mint(2)
+	req, _ := http.NewRequestWithContext(ctx, "GET", e.srv.URL+"/api/events?conversation=acme-1", nil)
+	req.Header.Set("Authorization", "Bearer "+short.Token)
+	resp, err := http.DefaultClient.Do(req)
+	switch {
+	case err != nil:
+		t.Fatal(err)
+	case resp.StatusCode == http.StatusUnauthorized && !time.Now().Before(short.Expires):
+		resp.Body.Close()
+		t.Log("the token expired before its stream opened: refused, as it should be")
+	case resp.StatusCode != http.StatusOK:
+		t.Fatalf("the short token's stream: %d", resp.StatusCode)
+	default:
+		endsWithCredential(t, eventsOf(resp), "expired")
+	}
 	e.write("acme-1", "b.txt", "written after the token's end")
 
 	byKey := openStreamAs(t, ctx, e.srv.URL+"/api/events?conversation=acme-1", key)
@@ -90,6 +113,8 @@ func TestStreamsEndWithTheirCredential(t *testing.T) {
 
 // TestMCPStreamEndsWithItsToken: an MCP session's GET stream of server
 // messages, opened with a short token, is closed at the token's expiry.
+// A machine so slow that the token expires before the stream opens gets
+// the refusal instead, which is the same end.
 func TestMCPStreamEndsWithItsToken(t *testing.T) {
 	e := newHostedEnv(t)
 	key, _ := e.key(auth.Read, "acme-")
@@ -111,6 +136,10 @@ func TestMCPStreamEndsWithItsToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
+	if resp.StatusCode == http.StatusUnauthorized && !time.Now().Before(minted.Result.Expires) {
+		t.Log("the token expired before initialize: refused, as it should be")
+		return
+	}
 	session := resp.Header.Get("Mcp-Session-Id")
 	if resp.StatusCode != 200 || session == "" {
 		t.Fatalf("initialize: %d, session %q", resp.StatusCode, session)
@@ -125,6 +154,10 @@ func TestMCPStreamEndsWithItsToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stream.Body.Close()
+	if stream.StatusCode == http.StatusUnauthorized && !time.Now().Before(minted.Result.Expires) {
+		t.Log("the token expired before the stream opened: refused, as it should be")
+		return
+	}
 	if stream.StatusCode != 200 {
 		t.Fatalf("GET stream: %d", stream.StatusCode)
 	}

@@ -41,6 +41,12 @@ func streamOf(t testing.TB, req *http.Request) <-chan sseEvent {
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		t.Fatalf("stream: %d %v", resp.StatusCode, resp.Header)
 	}
+	return eventsOf(resp)
+}
+
+// eventsOf parses an open stream's events into a channel, closed when
+// the stream ends.
+func eventsOf(resp *http.Response) <-chan sseEvent {
 	out := make(chan sseEvent, 64)
 	go func() {
 		defer resp.Body.Close()
