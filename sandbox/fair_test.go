@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"convfiles/auth"
+	"convfiles/files"
+	"convfiles/formats"
 	"convfiles/runtime"
 )
 
@@ -115,6 +117,11 @@ func TestOneTenantCannotHoldEveryWorker(t *testing.T) {
 		t.Fatalf("A's run past its share and queue: %v %+v, want BusyError", err, rep)
 	}
 
+	// A format operation (a preview, a thumbnail, a tool) past the share
+	// is "unavailable, retry" (503 with Retry-After at the doors).
+	if _, err := p.Call(aCtx, formats.Env{}, formats.NameOf(formats.PreviewOf), formats.PreviewArgs{File: "x.png"}); files.KindOf(err) != files.KindUnavailable {
+		t.Fatalf("A's format call past its share: %v", err)
+	}
 	// A lint holds a worker too: A's counts against A's share.
 	if d := p.Lint(aCtx, "x.js", "1", ""); len(d) != 1 || !strings.Contains(d[0].Message, "share of the workers") {
 		t.Fatalf("A's lint past its share: %+v", d)
