@@ -1,8 +1,10 @@
 package routes
 
 import (
-	"container/list"
-	"sync"
+	"strings"
+
+	"convfiles/files"
+	"convfiles/internal/lru"
 )
 
 // Bounds of the derived cache: what previews and thumbnails decode is
@@ -14,63 +16,44 @@ const (
 	derivedMaxEntry     = 4 << 20 // larger answers are made again each time
 )
 
-// derivedCache keeps recent previews and thumbnails by a key that names
-// their content (its SHA-256) and the request (a size, a sheet): the same
-// bytes give the same answer to anyone who may read them, so nothing of
-// one conversation reaches another that does not hold the same bytes.
-// Least recently used entries go first.
-type derivedCache struct {
-	mu      sync.Mutex
-	used    int
-	order   *list.List // of *derivedEntry, most recent first
-	entries map[string]*list.Element
-}
-
-type derivedEntry struct {
-	key  string
+// derived is a preview's JSON or a thumbnail's bytes, with their type.
+type derived struct {
 	mime string
 	data []byte
 }
 
+// derivedCache keeps recent previews and thumbnails by a key that names
+// their content (its SHA-256) and the request (a size, a sheet): the same
+// bytes give the same answer to anyone who may read them, so nothing of
+// one conversation reaches another that does not hold the same bytes.
+type derivedCache struct{ kept *lru.Cache[derived] }
+
 func newDerivedCache() *derivedCache {
-	return &derivedCache{order: list.New(), entries: map[string]*list.Element{}}
+	return &derivedCache{lru.New(derivedCacheBytes, derivedCacheEntries, func(d derived) int64 { return int64(len(d.data)) })}
 }
 
-// get returns the entry for key, if kept.
+// get returns what is kept under key, if anything.
 func (c *derivedCache) get(key string) (mime string, data []byte, ok bool) {
 	if key == "" {
 		return "", nil, false
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	el, ok := c.entries[key]
-	if !ok {
-		return "", nil, false
-	}
-	c.order.MoveToFront(el)
-	e := el.Value.(*derivedEntry)
-	return e.mime, e.data, true
+	d, ok := c.kept.Get(key)
+	return d.mime, d.data, ok
 }
 
-// put keeps data under key, evicting the least recently used entries
-// past the bounds.
+// put keeps data under key; answers larger than derivedMaxEntry are not
+// kept.
 func (c *derivedCache) put(key, mime string, data []byte) {
-	if key == "" || len(data) > derivedMaxEntry {
-		return
+	if key != "" && len(data) <= derivedMaxEntry {
+		c.kept.Put(key, derived{mime, data})
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.entries[key]; ok {
-		c.order.MoveToFront(el)
-		return
+}
+
+// derivedKey names what is derived from rec's content by what: "" when
+// the content has no hash to name it by (nothing is cached then).
+func derivedKey(rec files.Record, what ...string) string {
+	if rec.SHA256 == "" {
+		return ""
 	}
-	c.entries[key] = c.order.PushFront(&derivedEntry{key: key, mime: mime, data: data})
-	c.used += len(data)
-	for c.used > derivedCacheBytes || c.order.Len() > derivedCacheEntries {
-		last := c.order.Back()
-		e := last.Value.(*derivedEntry)
-		c.order.Remove(last)
-		delete(c.entries, e.key)
-		c.used -= len(e.data)
-	}
+	return rec.SHA256 + "\x00" + strings.Join(what, "\x00")
 }

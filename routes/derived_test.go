@@ -67,8 +67,8 @@ func TestDerivedCacheIsBounded(t *testing.T) {
 	for i := range derivedCacheBytes/derivedMaxEntry + 2 {
 		c.put(string(rune('a'+i)), "image/png", big)
 	}
-	if c.used > derivedCacheBytes {
-		t.Fatalf("holds %d bytes, over %d", c.used, derivedCacheBytes)
+	if used := c.kept.Used(); used > derivedCacheBytes {
+		t.Fatalf("holds %d bytes, over %d", used, derivedCacheBytes)
 	}
 	if _, _, ok := c.get("a"); ok {
 		t.Fatal("the oldest entry is still kept")

@@ -123,15 +123,6 @@ func (s *Server) handleThumbnail(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(enc.Data))
 }
 
-// derivedKey names what is derived from rec's content by what: "" when
-// the content has no hash to name it by (nothing is cached then).
-func derivedKey(rec files.Record, what ...string) string {
-	if rec.SHA256 == "" {
-		return ""
-	}
-	return rec.SHA256 + "\x00" + strings.Join(what, "\x00")
-}
-
 func thumbSide(r *http.Request) (int, error) {
 	raw := r.URL.Query().Get("size")
 	if raw == "" {

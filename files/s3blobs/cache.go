@@ -2,12 +2,11 @@ package s3blobs
 
 import (
 	"bytes"
-	"container/list"
 	"context"
 	"io"
-	"sync"
 
 	"convfiles/files"
+	"convfiles/internal/lru"
 )
 
 // cachedObjectMax is the largest object the cache keeps: small files,
@@ -24,21 +23,12 @@ const DefaultCacheBytes = 64 << 20
 // which object a file's name means is asked of the index on every read.
 // So an edit on another replica is never hidden by it.
 type objectCache struct {
-	max int64
-
-	mu    sync.Mutex
-	used  int64
-	order *list.List // of *cachedObject, most recent first
-	byKey map[string]*list.Element
-}
-
-type cachedObject struct {
-	key  string
-	data []byte
+	max   int64
+	bytes *lru.Cache[[]byte]
 }
 
 func newObjectCache(max int64) *objectCache {
-	return &objectCache{max: max, order: list.New(), byKey: map[string]*list.Element{}}
+	return &objectCache{max: max, bytes: lru.New(max, 0, func(b []byte) int64 { return int64(len(b)) })}
 }
 
 // holds reports whether an object of size bytes is kept.
@@ -46,46 +36,15 @@ func (c *objectCache) holds(size int64) bool {
 	return c != nil && c.max > 0 && size <= cachedObjectMax && size <= c.max
 }
 
-func (c *objectCache) get(key string) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.byKey[key]
-	if !ok {
-		return nil, false
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(*cachedObject).data, true
-}
+func (c *objectCache) get(key string) ([]byte, bool) { return c.bytes.Get(key) }
 
-func (c *objectCache) put(key string, data []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.byKey[key]; ok {
-		return
-	}
-	c.byKey[key] = c.order.PushFront(&cachedObject{key, data})
-	c.used += int64(len(data))
-	for c.used > c.max {
-		c.dropLocked(c.order.Back())
-	}
-}
+func (c *objectCache) put(key string, data []byte) { c.bytes.Put(key, data) }
 
 // drop forgets an object (it was deleted).
 func (c *objectCache) drop(key string) {
-	if c == nil {
-		return
+	if c != nil {
+		c.bytes.Drop(key)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.byKey[key]; ok {
-		c.dropLocked(e)
-	}
-}
-
-func (c *objectCache) dropLocked(e *list.Element) {
-	o := c.order.Remove(e).(*cachedObject)
-	delete(c.byKey, o.key)
-	c.used -= int64(len(o.data))
 }
 
 // cachedBlob opens a small object written once from the cache, reading

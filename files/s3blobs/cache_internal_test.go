@@ -13,8 +13,8 @@ func TestObjectCacheStaysWithinItsBound(t *testing.T) {
 	for i := range 20 {
 		c.put(fmt.Sprint(i), make([]byte, 1<<10))
 		c.get("0") // kept in use
-		if c.used > c.max {
-			t.Fatalf("after %d puts the cache holds %d bytes, past its bound %d", i+1, c.used, c.max)
+		if used := c.bytes.Used(); used > c.max {
+			t.Fatalf("after %d puts the cache holds %d bytes, past its bound %d", i+1, used, c.max)
 		}
 	}
 	if _, ok := c.get("0"); !ok {
@@ -27,7 +27,7 @@ func TestObjectCacheStaysWithinItsBound(t *testing.T) {
 		t.Fatal("the newest object is not held")
 	}
 	c.drop("19")
-	if _, ok := c.get("19"); ok || len(c.byKey) != c.order.Len() {
+	if _, ok := c.get("19"); ok || c.bytes.Used() != 9<<10 {
 		t.Fatal("a dropped object is still held")
 	}
 	if c.holds(cachedObjectMax+1) || !c.holds(4<<10) || (*objectCache)(nil).holds(1) || newObjectCache(-1).holds(1) {

@@ -44,12 +44,14 @@ var rules = map[string]struct {
 	// files/postgres implements the same index in PostgreSQL, for replicas.
 	"files/postgres": {mayImport: []string{"files", "auth", "internal/bytesize", "internal/textdiff", "internal/signing"}, mustNot: []string{"net/http", "github.com/dop251/goja", "modernc.org/sqlite"}},
 	// files/s3blobs keeps the bytes in an S3-compatible object store.
-	"files/s3blobs": {mayImport: []string{"files", "internal/bytesize", "internal/textdiff"}, mustNot: []string{"database/sql", "github.com/dop251/goja", "modernc.org/sqlite"}},
+	"files/s3blobs": {mayImport: []string{"files", "internal/bytesize", "internal/textdiff", "internal/lru"}, mustNot: []string{"database/sql", "github.com/dop251/goja", "modernc.org/sqlite"}},
 	// internal/pgserver and internal/s3server start throwaway servers for
 	// tests and benchmarks; nothing that ships imports them.
 	"internal/pgserver":   {mayImport: []string{"internal/testserver", "internal/needs"}},
 	"internal/s3server":   {mayImport: []string{"internal/testserver", "internal/needs"}},
 	"internal/testserver": {},
+	// internal/lru is a size-bounded cache, least recently used first.
+	"internal/lru": {},
 	// internal/needs skips a test, naming what to install, on a machine
 	// without what it needs.
 	"internal/needs": {},
@@ -67,7 +69,7 @@ var rules = map[string]struct {
 	"runtime/lint": {ownNot: []string{"net/http", "os"}},
 	// runtime/lint/genbundle rebuilds ESLint's bundle (go generate).
 	"runtime/lint/genbundle": {},
-	"routes":                 {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/textdiff", "internal/links", "internal/signing", "internal/metrics"}},
+	"routes":                 {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/textdiff", "internal/links", "internal/signing", "internal/metrics", "internal/lru"}},
 	// sandbox runs the runtime and formats in worker processes and serves
 	// their file operations: it speaks no HTTP and knows no SQL.
 	"sandbox": {mayImport: []string{"files", "content", "formats", "ops", "auth", "runtime", "prompts", "internal/bytesize", "internal/textdiff", "internal/links", "internal/signing"},
