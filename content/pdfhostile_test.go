@@ -57,6 +57,26 @@ func TestTextFarOffThePageIsDropped(t *testing.T) {
 	}
 }
 
+// TestAParentLoopIsRefused: a Pages node that is its own Parent made
+// the text library's search for inherited resources climb forever.
+func TestAParentLoopIsRefused(t *testing.T) {
+	_, err := content.ReadPDFText(context.Background(), parentLoopPDF(), nil, 50)
+	if !errors.Is(err, content.ErrDamaged) || !strings.Contains(err.Error(), "loops back on itself") {
+		t.Fatalf("got %v, want the loop refused as damaged", err)
+	}
+}
+
+// parentLoopPDF is one page whose Pages node names itself as Parent.
+func parentLoopPDF() []byte {
+	ops := "BT /F1 12 Tf 0 0 Td (Hi) Tj ET"
+	return samples.RawPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 /Parent 2 0 R >>",
+		"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(ops), ops),
+	})
+}
+
 // farOffTextPDF shows "Hi" 10^200 points above the page, then "There"
 // on it.
 func farOffTextPDF() []byte {
@@ -79,6 +99,7 @@ func FuzzReadPDFText(f *testing.F) {
 	}
 	f.Add(hostile.FlateBombFormPDF(1<<10, 3))
 	f.Add(farOffTextPDF())
+	f.Add(parentLoopPDF())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

@@ -38,12 +38,29 @@ func checkPageTree(r *pdf.Reader, maxNodes int) error {
 			return Refuse(ErrTooLarge, "the PDF's page tree has more than %d nodes", maxNodes)
 		}
 		if n.v.Key("Type").Name() != "Pages" {
+			if err := checkParents(n.v); err != nil {
+				return err
+			}
 			continue
 		}
 		kids := n.v.Key("Kids")
 		for i := 0; i < kids.Len(); i++ {
 			stack = append(stack, node{kids.Index(i), n.depth + 1})
 		}
+	}
+	return nil
+}
+
+// checkParents walks a page's Parent chain, which the text library
+// follows to find inherited resources: a chain that loops (a Pages node
+// its own parent) would be followed forever.
+func checkParents(page pdf.Value) error {
+	v := page
+	for depth := 0; !v.IsNull(); depth++ {
+		if depth > maxPageTreeDepth {
+			return Refuse(ErrDamaged, "the PDF's page tree loops back on itself (or is more than %d levels deep): it is damaged or hostile", maxPageTreeDepth)
+		}
+		v = v.Key("Parent")
 	}
 	return nil
 }
