@@ -150,34 +150,3 @@ func (k Key) allowance() *files.Allowance {
 func Unauthenticated(msg string) error {
 	return files.E("authenticate", files.KindUnauthenticated, "", msg, nil)
 }
-
-// KeyRow is a Key as an index stores it: scopes by name, conversations
-// one per line, times in Unix nanoseconds (Revoked nil while it works).
-type KeyRow struct {
-	ID, Name, Hash, Scopes, Tenant, Conversations string
-	Created, MaxBytes                             int64
-	Revoked                                       *int64
-}
-
-// Key decodes the row.
-func (r KeyRow) Key() (Key, error) {
-	sc, err := ParseScopes(r.Scopes)
-	if err != nil {
-		return Key{}, err
-	}
-	k := Key{ID: r.ID, Name: r.Name, Hash: r.Hash, Scopes: sc, Tenant: r.Tenant, MaxBytes: r.MaxBytes, Created: time.Unix(0, r.Created).UTC()}
-	if r.Conversations != "" {
-		k.Conversations = strings.Split(r.Conversations, "\n")
-	}
-	if r.Revoked != nil {
-		t := time.Unix(0, *r.Revoked).UTC()
-		k.Revoked = &t
-	}
-	return k, nil
-}
-
-// Row encodes the key for an index.
-func (k Key) Row() KeyRow {
-	return KeyRow{ID: k.ID, Name: k.Name, Hash: k.Hash, Scopes: k.Scopes.String(), Tenant: k.Tenant,
-		Conversations: strings.Join(k.Conversations, "\n"), Created: k.Created.UnixNano(), MaxBytes: k.MaxBytes}
-}

@@ -8,8 +8,8 @@ import (
 
 	"convfiles/auth"
 	"convfiles/files"
-	"convfiles/files/sqlite"
 	"convfiles/internal/signing"
+	"convfiles/sqlite"
 )
 
 // newAuthenticator returns an Authenticator over a real (in-memory)
@@ -26,7 +26,7 @@ func newAuthenticator(t *testing.T) (*auth.Authenticator, *time.Time) {
 		t.Fatal(err)
 	}
 	now := time.Now()
-	return &auth.Authenticator{Keys: ix, Ring: signing.Keyring{k}, Now: func() time.Time { return now }}, &now
+	return &auth.Authenticator{Keys: auth.StoredKeys(ix), Ring: signing.Keyring{k}, Now: func() time.Time { return now }}, &now
 }
 
 // addKey makes and stores a key, returning the secret.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"convfiles/auth"
-	"convfiles/files/sqlite"
+	"convfiles/sqlite"
 )
 
 // TestKeyCache: a cached key works without the index for the TTL; a key
@@ -18,20 +18,21 @@ func TestKeyCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
+	keys := auth.StoredKeys(ix)
 	ctx := context.Background()
 	const ttl = 200 * time.Millisecond
-	a := &auth.Authenticator{Keys: auth.NewKeyCache(ix, ttl)}
+	a := &auth.Authenticator{Keys: auth.NewKeyCache(keys, ttl)}
 	secret, k, _ := auth.NewKey("cached", auth.Read, "acme-", nil)
 	if _, err := a.Authenticate(ctx, secret); err == nil {
 		t.Fatal("an unknown key authenticates")
 	}
-	if err := ix.CreateKey(ctx, k); err != nil { // another process creates it
+	if err := keys.CreateKey(ctx, k); err != nil { // another process creates it
 		t.Fatal(err)
 	}
 	if _, err := a.Authenticate(ctx, secret); err != nil {
 		t.Fatalf("a key created elsewhere waits for the cache: %v", err)
 	}
-	if err := ix.RevokeKey(ctx, k.ID, time.Now()); err != nil { // another process revokes it
+	if err := keys.RevokeKey(ctx, k.ID, time.Now()); err != nil { // another process revokes it
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)

@@ -4,6 +4,9 @@
 // and the conversations it reaches. Links are signed with the same
 // rotating keys that sign tokens. The check itself (may this principal do
 // that to this conversation) is ops.Authorize, once for every door.
+//
+// auth must never import HTTP, SQL or a storage implementation: the
+// databases keep key rows (internal/keyrows) and StoredKeys decodes them.
 package auth
 
 import (

@@ -22,15 +22,15 @@ if [ -z "${SUMMARY_ONLY:-}" ] && [ -z "${FORMATS:-}" ] && [ -z "${CORE:-}" ] && 
 	run link.txt ./routes 'Link' -benchtime 2s
 	go test ./runtime -run '^$' -bench 'RunawayOvershoot' -benchtime 1x -count 1 | tee "$out/runaway.txt" >&2
 	# The file workspace (issue 4).
-	run list.txt ./files/sqlite 'List100k' -benchtime 10x
+	run list.txt ./sqlite 'List100k' -benchtime 10x
 	run readlines.txt ./files 'ReadLinesGiB' -benchtime 20x
 	run upload.txt ./routes 'UploadVsCp' -benchtime 2x
 	run events.txt ./routes 'EventLatency' -benchtime 1x
 fi
 # One core for every door (issue 14); CORE=1 runs only these.
 if [ -n "${CORE:-}" ]; then
-	run core-list.txt ./files/sqlite 'List100k' -benchtime 10x
-	run core-reconcile.txt ./files/sqlite 'Reconcile100k' -benchtime 1x
+	run core-list.txt ./sqlite 'List100k' -benchtime 10x
+	run core-reconcile.txt ./sqlite 'Reconcile100k' -benchtime 1x
 	run core-writeread.txt ./runtime 'WriteReadMiB' -benchtime 300x
 	run core-write.txt ./files 'Write1KiB' -benchtime 3000x
 	run core-upload.txt ./routes 'UploadVsCp' -benchtime 2x

@@ -74,7 +74,7 @@ func DetectReader(name string, r io.Reader, size int64) (Kind, string) {
 
 // SniffMIME names the MIME type of a file from its name and its first bytes
 // (at most SniffLen; fewer means they are the whole file). It is the
-// files.Options.Sniff of every indexed Store.
+// engine.Options.Sniff of every indexed Store.
 func SniffMIME(name string, head []byte) string {
 	_, mt := Detect(name, head, len(head) < SniffLen)
 	return mt

@@ -2,7 +2,6 @@ package files
 
 import (
 	"context"
-	"fmt"
 	"strings"
 )
 
@@ -49,29 +48,8 @@ func WithAllowance(ctx context.Context, a *Allowance) context.Context {
 	return context.WithValue(ctx, allowanceKey{}, a)
 }
 
-// allowanceFrom returns the allowance ctx carries, or nil.
-func allowanceFrom(ctx context.Context) *Allowance {
+// AllowanceFrom returns the allowance ctx carries, or nil.
+func AllowanceFrom(ctx context.Context) *Allowance {
 	a, _ := ctx.Value(allowanceKey{}).(*Allowance)
 	return a
-}
-
-// checkAllowance refuses a change that grows a conversation (by grown
-// bytes) while the conversations of the context's allowance would hold
-// more than it allows. The index measures them inside the transaction,
-// this change included, after taking the allowance's lock.
-func (t *txn) checkAllowance(op, name string, grown int64) error {
-	a := allowanceFrom(t.ctx)
-	if a == nil || a.MaxBytes <= 0 || grown <= 0 || t.tx == nil {
-		return nil
-	}
-	held, err := t.tx.AllowanceUsage(*a)
-	if err != nil {
-		return err
-	}
-	if held <= a.MaxBytes {
-		return nil
-	}
-	return E(op, KindTooLarge, name, fmt.Sprintf(
-		"this credential's conversations may hold at most %s together and hold %s; this change needs %s more",
-		FormatBytes(a.MaxBytes), FormatBytes(held-grown), FormatBytes(grown)), nil)
 }

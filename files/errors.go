@@ -3,7 +3,6 @@ package files
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 )
 
 // Kind classifies an Error so that each front door can map it to its own
@@ -140,8 +139,4 @@ var ErrChanged = errors.New("the file changed after it was read")
 // to retry.
 func Unavailable(op, name, what string, cause error) *Error {
 	return E(op, KindUnavailable, name, what+"; nothing was changed, try again shortly", cause)
-}
-
-func errExists(op, name string) error {
-	return E(op, KindConflict, name, "already exists", fs.ErrExist)
 }

@@ -2,7 +2,6 @@ package files
 
 import (
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	"convfiles/internal/bytesize"
@@ -27,7 +26,8 @@ type Limits struct {
 	MaxConversationFiles int
 }
 
-func (l Limits) withDefaults() Limits {
+// WithDefaults is l with every zero limit set to its default.
+func (l Limits) WithDefaults() Limits {
 	if l.MaxFileBytes == 0 {
 		l.MaxFileBytes = DefaultMaxFileBytes
 	}
@@ -62,7 +62,9 @@ func (b *Budget) Max() int64 {
 	return b.max
 }
 
-func (b *Budget) reserve(op, name string, n int64) error {
+// Reserve charges n bytes that op is about to write to name, or refuses
+// them when they would pass the cap.
+func (b *Budget) Reserve(op, name string, n int64) error {
 	if b == nil {
 		return nil
 	}
@@ -83,49 +85,11 @@ func (b *Budget) reserve(op, name string, n int64) error {
 	}
 }
 
-func (b *Budget) release(n int64) {
+// Release gives back n bytes reserved and not written.
+func (b *Budget) Release(n int64) {
 	if b != nil {
 		b.used.Add(-n)
 	}
-}
-
-// quota is what this process knows of a conversation's bytes: what it
-// holds (as the index last said, or as counted on disk without one) and
-// what this process's writes under way have reserved, chunk by chunk
-// before writing it, so that a write fails as soon as it cannot fit. The
-// final word is the index's, checked when a write commits (see txn).
-type quota struct {
-	mu        sync.Mutex
-	loaded    bool   // committed is known
-	committed int64  // bytes the conversation holds
-	inflight  int64  // bytes reserved by this process's writes under way
-	gen       uint64 // bumped when the conversation is deleted
-}
-
-// reserve reserves n more bytes, or fails when they would not fit. Before
-// failing it asks refresh, when set, what the conversation holds now:
-// another process may have freed space since this one last looked.
-func (q *quota) reserve(op, name string, n, max int64, refresh func() (int64, error)) error {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if max > 0 && q.committed+q.inflight+n > max && refresh != nil {
-		if used, err := refresh(); err == nil {
-			q.committed = used
-		}
-	}
-	if max > 0 && q.committed+q.inflight+n > max {
-		return E(op, KindTooLarge, name, fmt.Sprintf(
-			"the conversation may hold at most %s and holds %s (counting writes in progress); the write needs %s more",
-			FormatBytes(max), FormatBytes(q.committed+q.inflight), FormatBytes(n)), nil)
-	}
-	q.inflight += n
-	return nil
-}
-
-func (q *quota) release(n int64) {
-	q.mu.Lock()
-	q.inflight = max(q.inflight-n, 0)
-	q.mu.Unlock()
 }
 
 // FormatBytes renders a byte count for people: "512 B", "4 KiB", "1.5 MiB".

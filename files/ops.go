@@ -61,23 +61,3 @@ type FileWriter interface {
 	Commit() (Info, error)
 	Abort()
 }
-
-var (
-	_ Ops        = (*Space)(nil)
-	_ FileWriter = (*Writer)(nil)
-)
-
-// NewWriter is Create or Append, as Ops declares it.
-func (sp *Space) NewWriter(ctx context.Context, name string, opts WriteOptions, appendTo bool) (FileWriter, error) {
-	var w *Writer
-	var err error
-	if appendTo {
-		w, err = sp.Append(ctx, name, opts)
-	} else {
-		w, err = sp.Create(ctx, name, opts)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return w, nil
-}

@@ -2,6 +2,7 @@ package formats_test
 
 import (
 	"bytes"
+	"convfiles/engine"
 	"image"
 	_ "image/jpeg"
 	"os"
@@ -153,7 +154,7 @@ func BenchmarkResize4000(b *testing.B) {
 // benchEnv opens a conversation of an indexed store on disk holding the
 // file at path under name.
 func benchEnv(b *testing.B, path, name string) formats.Env {
-	store, _ := storetest.Open(b, filepath.Join(b.TempDir(), "files"), files.Options{})
+	store, _ := storetest.Open(b, filepath.Join(b.TempDir(), "files"), engine.Options{})
 	sp, err := store.Space("bench")
 	if err != nil {
 		b.Fatal(err)

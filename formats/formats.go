@@ -5,6 +5,9 @@
 // recorded with source "derived" and the ID of the file it came from.
 // The runtime's files.spreadsheet/pdf/image bindings and the MCP tools
 // spreadsheet_*, pdf_*, image_* are thin doors over these functions.
+//
+// formats must never import HTTP, SQL, the engine or a door: it works
+// through files.Ops.
 package formats
 
 import (

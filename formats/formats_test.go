@@ -2,6 +2,7 @@ package formats_test
 
 import (
 	"context"
+	"convfiles/engine"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -19,7 +20,7 @@ var ctx = context.Background()
 // env opens a conversation of an indexed store holding the samples named.
 func env(t *testing.T, names ...string) formats.Env {
 	t.Helper()
-	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), files.Options{})
+	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), engine.Options{})
 	storetest.PutSamples(t, store, "c1", names...)
 	sp, err := store.Space("c1")
 	if err != nil {

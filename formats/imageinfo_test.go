@@ -2,6 +2,7 @@ package formats_test
 
 import (
 	"bytes"
+	"convfiles/engine"
 	"encoding/binary"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,7 @@ import (
 // first part read is still answered, by reading it whole.
 func TestImageInfoReadsTheHeader(t *testing.T) {
 	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"),
-		files.Options{Limits: files.Limits{MaxFileBytes: 2 * formats.MaxInputBytes, MaxConversationBytes: 4 * formats.MaxInputBytes}})
+		engine.Options{Limits: files.Limits{MaxFileBytes: 2 * formats.MaxInputBytes, MaxConversationBytes: 4 * formats.MaxInputBytes}})
 	png := samples.Read(t, "sample.png")
 	huge := append(png, make([]byte, formats.MaxInputBytes)...) // trailing bytes a decoder never reaches
 	storetest.Put(t, store, "c1", "huge.png", huge)

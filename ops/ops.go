@@ -5,6 +5,9 @@
 // CLI) are adapters that walk the table: they decode arguments, call
 // Op.Call and encode the answer. A new operation is one entry in the
 // table, and every door has it.
+//
+// ops must never import HTTP, SQL, a script engine, the engine or a door:
+// every door imports it.
 package ops
 
 import (

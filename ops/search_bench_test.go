@@ -2,6 +2,7 @@ package ops_test
 
 import (
 	"context"
+	"convfiles/engine"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,9 +13,8 @@ import (
 
 	"convfiles/auth"
 	"convfiles/content"
-	"convfiles/files"
-	"convfiles/files/sqlite"
 	"convfiles/ops"
+	"convfiles/sqlite"
 )
 
 // The search benchmarks run on one conversation of 100,000 text files in
@@ -26,7 +26,7 @@ const benchFiles = 100_000
 var (
 	bigOnce  sync.Once
 	bigDir   string
-	bigSpace *files.Space
+	bigSpace *engine.Space
 	bigErr   error
 )
 
@@ -43,7 +43,7 @@ func TestMain(m *testing.M) {
 
 // bigConversation writes the files straight to disk and lets the store
 // index them when it opens, as it does files it finds there.
-func bigConversation(b *testing.B) *files.Space {
+func bigConversation(b *testing.B) *engine.Space {
 	bigOnce.Do(func() {
 		if bigDir, bigErr = os.MkdirTemp("", "convfiles-search-bench-"); bigErr != nil {
 			return
@@ -70,7 +70,7 @@ func bigConversation(b *testing.B) *files.Space {
 			bigErr = err
 			return
 		}
-		store, err := files.OpenStore(filepath.Join(bigDir, "files"), files.Options{Index: ix, Sniff: content.SniffMIME})
+		store, err := engine.OpenStore(filepath.Join(bigDir, "files"), engine.Options{Index: ix, Sniff: content.SniffMIME})
 		if err != nil {
 			bigErr = err
 			return

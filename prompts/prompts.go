@@ -3,6 +3,8 @@
 // binary so that the server, the CLI (convfiles prompt) and the MCP server
 // all hand out the same words. It also holds the descriptions of
 // the MCP tools (tools.md), so every text an LLM reads lives in one place.
+//
+// It must never import another convfiles package.
 package prompts
 
 import (

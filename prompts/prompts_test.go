@@ -2,19 +2,19 @@ package prompts_test
 
 import (
 	"context"
+	"convfiles/engine"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"convfiles/files"
 	"convfiles/prompts"
 	"convfiles/runtime"
 )
 
 // exampleRunner is a store and a runner for the prompt's examples.
-func exampleRunner(t *testing.T) (*files.Store, *runtime.Runner) {
+func exampleRunner(t *testing.T) (*engine.Store, *runtime.Runner) {
 	t.Helper()
-	store, err := files.OpenStore(filepath.Join(t.TempDir(), "files"), files.Options{})
+	store, err := engine.OpenStore(filepath.Join(t.TempDir(), "files"), engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package routes
 import (
 	"bytes"
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"io"
 	"mime/multipart"
@@ -20,18 +21,18 @@ import (
 type apiEnv struct {
 	t     testing.TB
 	srv   *httptest.Server
-	store *files.Store
+	store *engine.Store
 	dir   string // the store's folder of conversations
 	// indexPath is the metadata index's file.
 	indexPath string
 }
 
-func newAPIEnv(t testing.TB, opts files.Options) *apiEnv {
+func newAPIEnv(t testing.TB, opts engine.Options) *apiEnv {
 	t.Helper()
 	return newAPIEnvAt(t, filepath.Join(t.TempDir(), "files"), opts)
 }
 
-func newAPIEnvAt(t testing.TB, dir string, opts files.Options) *apiEnv {
+func newAPIEnvAt(t testing.TB, dir string, opts engine.Options) *apiEnv {
 	t.Helper()
 	opts.Bus = files.NewBus()
 	store, indexPath := storetest.Open(t, dir, opts)
@@ -152,7 +153,7 @@ type fileOut struct {
 }
 
 // write stores a file in a conversation directly, as a script would.
-func write(t testing.TB, store *files.Store, conv, name, body string) files.Info {
+func write(t testing.TB, store *engine.Store, conv, name, body string) files.Info {
 	t.Helper()
 	sp, err := store.Space(conv)
 	if err != nil {

@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"convfiles/engine"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -8,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"convfiles/files"
 	"convfiles/internal/hostile"
 )
 
@@ -20,7 +20,7 @@ import (
 func TestHostileNamesThroughTheAPI(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "files")
 	fx := hostile.NewFixture(t, dir)
-	e := newAPIEnvAt(t, dir, files.Options{})
+	e := newAPIEnvAt(t, dir, engine.Options{})
 	seed := write(t, e.store, hostile.Conversation, "seed.txt", "seed")
 
 	for _, c := range hostile.Names() {

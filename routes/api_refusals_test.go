@@ -3,18 +3,17 @@ package routes
 import (
 	"bytes"
 	"context"
+	"convfiles/engine"
 	"database/sql"
 	"net/http"
 	"strings"
 	"testing"
-
-	"convfiles/files"
 )
 
 // TestAPIRefusesBadRequests: every malformed parameter and body gets a 4xx
 // envelope whose message says what was wrong.
 func TestAPIRefusesBadRequests(t *testing.T) {
-	e := newAPIEnv(t, files.Options{})
+	e := newAPIEnv(t, engine.Options{})
 	id := write(t, e.store, "c1", "a.txt", "a").ID
 	cases := []struct {
 		method, path, body string
@@ -47,7 +46,7 @@ func TestAPIRefusesBadRequests(t *testing.T) {
 // conversation field after the files, and a body cut off mid-file are
 // refused with 400, and none leaves a file behind.
 func TestUploadRefusesMalformedBodies(t *testing.T) {
-	e := newAPIEnv(t, files.Options{})
+	e := newAPIEnv(t, engine.Options{})
 	post := func(ctype string, body []byte) (int, string) {
 		resp, err := http.Post(e.srv.URL+"/api/files/upload?conversation=c1", ctype, bytes.NewReader(body))
 		if err != nil {
@@ -78,7 +77,7 @@ func TestUploadRefusesMalformedBodies(t *testing.T) {
 // TestEventsResetWhenTooFarBehind: a client resuming from before the
 // oldest kept event is told to reload with a reset event first.
 func TestEventsResetWhenTooFarBehind(t *testing.T) {
-	e := newAPIEnv(t, files.Options{})
+	e := newAPIEnv(t, engine.Options{})
 	for _, n := range []string{"a.txt", "b.txt", "c.txt"} {
 		write(t, e.store, "c1", n, n)
 	}

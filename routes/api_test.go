@@ -2,6 +2,7 @@ package routes
 
 import (
 	"bytes"
+	"convfiles/engine"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -18,7 +19,7 @@ import (
 // paging, info, download with Range, view, rename, copy, versions, restore
 // and delete.
 func TestUploadListDownloadLifecycle(t *testing.T) {
-	e := newAPIEnv(t, files.Options{})
+	e := newAPIEnv(t, engine.Options{})
 	png := samples.Read(t, "sample.png")
 	status, up := e.upload("c1", "",
 		part{name: "pretends-text.txt", ctype: "text/plain", body: png},
@@ -132,7 +133,7 @@ func TestUploadListDownloadLifecycle(t *testing.T) {
 // a temporary file; the other mistakes get 400 or 409 with a message.
 func TestUploadLimitsLeaveNothingBehind(t *testing.T) {
 	const limit = 1 << 20
-	e := newAPIEnv(t, files.Options{Limits: files.Limits{MaxFileBytes: limit, MaxConversationBytes: 3 * limit}})
+	e := newAPIEnv(t, engine.Options{Limits: files.Limits{MaxFileBytes: limit, MaxConversationBytes: 3 * limit}})
 	big := bytes.Repeat([]byte("x"), limit+1)
 	for i, parts := range [][]part{
 		{{name: "big.bin", body: big}},

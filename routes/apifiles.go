@@ -3,6 +3,7 @@ package routes
 import (
 	"context"
 	"convfiles/auth"
+	"convfiles/engine"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -23,7 +24,7 @@ func unescape(s string) (string, error) { return url.PathUnescape(s) }
 // fileByID finds the file of the {id} route variable and opens its
 // conversation. With live, a deleted file is not found. The caller must
 // close the Space.
-func (s *Server) fileByID(r *http.Request, live bool) (files.Record, *files.Space, error) {
+func (s *Server) fileByID(r *http.Request, live bool) (files.Record, *engine.Space, error) {
 	id, err := pathVar(r, "id")
 	if err != nil {
 		return files.Record{}, nil, err
@@ -48,7 +49,7 @@ func (s *Server) fileByID(r *http.Request, live bool) (files.Record, *files.Spac
 }
 
 // withFile runs fn on the file of the request, answering errors.
-func (s *Server) withFile(w http.ResponseWriter, r *http.Request, live bool, fn func(files.Record, *files.Space) (any, error)) {
+func (s *Server) withFile(w http.ResponseWriter, r *http.Request, live bool, fn func(files.Record, *engine.Space) (any, error)) {
 	s.answer(w, r, func() (any, error) {
 		rec, sp, err := s.fileByID(r, live)
 		if err != nil {
@@ -60,14 +61,14 @@ func (s *Server) withFile(w http.ResponseWriter, r *http.Request, live bool, fn 
 }
 
 func (s *Server) handleFileInfo(w http.ResponseWriter, r *http.Request) {
-	s.withFile(w, r, false, func(rec files.Record, sp *files.Space) (any, error) {
+	s.withFile(w, r, false, func(rec files.Record, sp *engine.Space) (any, error) {
 		vs, err := sp.Versions(rec.ID)
 		return map[string]any{"file": s.fileJSON(rec), "versions": len(vs)}, err
 	})
 }
 
 func (s *Server) handleDeleteFile(w http.ResponseWriter, r *http.Request) {
-	s.withFile(w, r, true, func(rec files.Record, sp *files.Space) (any, error) {
+	s.withFile(w, r, true, func(rec files.Record, sp *engine.Space) (any, error) {
 		if _, err := ops.Delete(r.Context(), ops.Env{Space: sp}, ops.IDIn{ID: rec.ID}); err != nil {
 			return nil, err
 		}
@@ -95,7 +96,7 @@ func moveBody(r *http.Request) (string, bool, error) {
 // move runs the copy or rename operation on the request's file, as
 // {"name", "replace"} asks.
 func (s *Server) move(w http.ResponseWriter, r *http.Request, op func(context.Context, ops.Env, ops.MoveIn) (ops.IDName, error)) {
-	s.withFile(w, r, true, func(rec files.Record, sp *files.Space) (any, error) {
+	s.withFile(w, r, true, func(rec files.Record, sp *engine.Space) (any, error) {
 		to, replace, err := moveBody(r)
 		if err != nil {
 			return nil, err
@@ -114,7 +115,7 @@ func (s *Server) handleRename(w http.ResponseWriter, r *http.Request) { s.move(w
 func (s *Server) handleCopy(w http.ResponseWriter, r *http.Request) { s.move(w, r, ops.Copy) }
 
 func (s *Server) handleVersions(w http.ResponseWriter, r *http.Request) {
-	s.withFile(w, r, false, func(rec files.Record, sp *files.Space) (any, error) {
+	s.withFile(w, r, false, func(rec files.Record, sp *engine.Space) (any, error) {
 		vs, err := sp.Versions(rec.ID)
 		if err != nil {
 			return nil, err
@@ -143,7 +144,7 @@ func versionVar(r *http.Request) (int, error) {
 }
 
 func (s *Server) handleRestore(w http.ResponseWriter, r *http.Request) {
-	s.withFile(w, r, false, func(rec files.Record, sp *files.Space) (any, error) {
+	s.withFile(w, r, false, func(rec files.Record, sp *engine.Space) (any, error) {
 		n, err := versionVar(r)
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package routes
 
 import (
 	"context"
+	"convfiles/engine"
 	"errors"
 	"net/http"
 	"strings"
@@ -62,7 +63,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*http.Req
 // open opens conv's files for a request that needs the given scope: the
 // one way this door reaches a conversation, so that ops.Authorize sees
 // every access.
-func (s *Server) open(ctx context.Context, conv string, need auth.Scope) (*files.Space, error) {
+func (s *Server) open(ctx context.Context, conv string, need auth.Scope) (*engine.Space, error) {
 	if err := files.ValidateConversationID(conv); err != nil {
 		return nil, err
 	}

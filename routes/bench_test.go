@@ -3,6 +3,7 @@ package routes
 import (
 	"bytes"
 	"context"
+	"convfiles/engine"
 	"io"
 	"log/slog"
 	"net/http"
@@ -27,7 +28,7 @@ type linkBench struct {
 
 func newLinkBench(b *testing.B) *linkBench {
 	dir := filepath.Join(b.TempDir(), "files")
-	store, err := files.OpenStore(dir, files.Options{Limits: files.Limits{MaxFileBytes: 128 << 20}})
+	store, err := engine.OpenStore(dir, engine.Options{Limits: files.Limits{MaxFileBytes: 128 << 20}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package routes
 
 import (
 	"bytes"
+	"convfiles/engine"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -19,7 +20,7 @@ import (
 type codeEnv struct {
 	t       *testing.T
 	srv     *httptest.Server
-	store   *files.Store
+	store   *engine.Store
 	workDir string
 	ioDir   string
 	logs    *bytes.Buffer
@@ -28,13 +29,13 @@ type codeEnv struct {
 func newCodeEnv(t *testing.T, mutate func(*Config)) *codeEnv {
 	t.Helper()
 	dir := t.TempDir()
-	store, err := files.OpenStore(filepath.Join(dir, "files"), files.Options{})
+	store, err := engine.OpenStore(filepath.Join(dir, "files"), engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	work, _ := files.OpenDir(filepath.Join(dir, "workspace"), files.Options{Limits: files.Limits{MaxFileBytes: MaxCodeBytes + 1}})
-	ioSpace, _ := files.OpenDir(filepath.Join(dir, "io"), files.Options{})
+	work, _ := engine.OpenDir(filepath.Join(dir, "workspace"), engine.Options{Limits: files.Limits{MaxFileBytes: MaxCodeBytes + 1}})
+	ioSpace, _ := engine.OpenDir(filepath.Join(dir, "io"), engine.Options{})
 	t.Cleanup(func() { work.Close(); ioSpace.Close() })
 	logs := &bytes.Buffer{}
 	links := Links{Base: "http://127.0.0.1:8080"}

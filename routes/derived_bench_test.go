@@ -1,11 +1,10 @@
 package routes
 
 import (
+	"convfiles/engine"
 	"image/color"
 	"net/http"
 	"testing"
-
-	"convfiles/files"
 )
 
 // BenchmarkThumbnailGET times GET /api/files/{id}/thumbnail of an 800×600
@@ -15,7 +14,7 @@ import (
 //
 //	go test -run '^$' -bench 'ThumbnailGET' ./routes
 func BenchmarkThumbnailGET(b *testing.B) {
-	e := newAPIEnv(b, files.Options{})
+	e := newAPIEnv(b, engine.Options{})
 	id := putSample(b, e, "thumbs", "wide.png", photo(b, 800, 600, color.NRGBA{200, 30, 30, 255}))
 	srv := e.srv.Config.Handler.(*Server)
 	url := e.srv.URL + "/api/files/" + id + "/thumbnail"

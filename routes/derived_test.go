@@ -3,12 +3,12 @@ package routes
 import (
 	"bytes"
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"image/color"
 	"sync/atomic"
 	"testing"
 
-	"convfiles/files"
 	"convfiles/formats"
 )
 
@@ -29,7 +29,7 @@ func (c *countingCaller) Call(ctx context.Context, e formats.Env, name string, a
 // new content, or a copy elsewhere with the same bytes is keyed by what
 // it is made from.
 func TestRepeatedThumbnailsAndPreviewsDecodeNothing(t *testing.T) {
-	e := newAPIEnv(t, files.Options{})
+	e := newAPIEnv(t, engine.Options{})
 	counter := &countingCaller{Caller: formats.Local{}}
 	srv := e.srv.Config.Handler.(*Server)
 	srv.formats = counter

@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"convfiles/files/driver"
 	"net/http"
 	"time"
 
@@ -34,7 +35,7 @@ func (s *Server) redirectToStore(w http.ResponseWriter, r *http.Request, f files
 			return false
 		}
 	}
-	u, ok, err := files.DirectURL(f, DirectLinkTTL, files.DirectHeaders{
+	u, ok, err := driver.DirectURL(f, DirectLinkTTL, driver.DirectHeaders{
 		ContentType: first(ctype), ContentDisposition: first(disposition), CacheControl: first(noCache)})
 	if err != nil {
 		// The bytes can still be relayed: log, and serve them here.

@@ -9,6 +9,9 @@
 // Every request is checked before a handler runs: its origin (hosts,
 // CORS), its credential in hosted mode, a deadline of its own, bounds on
 // its body. Handlers parse the request, call one operation or a
-// files.Space, and answer in the JSON envelope; they hold no file logic of
+// engine.Space, and answer in the JSON envelope; they hold no file logic of
 // their own, and never reach a storage implementation or SQL.
+//
+// routes must never import routes/mcp or a storage implementation
+// (cmd/convfiles wires one in).
 package routes

@@ -3,6 +3,7 @@ package routes
 import (
 	"context"
 	"convfiles/auth"
+	"convfiles/files/driver"
 	"convfiles/ops"
 	"encoding/json"
 	"fmt"
@@ -113,7 +114,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 // resumePoint is the sequence number to stream after: Last-Event-ID (or
 // ?last_event_id=), else the newest event, so a new client gets only new
 // changes.
-func resumePoint(r *http.Request, ix files.Index) (int64, error) {
+func resumePoint(r *http.Request, ix driver.Index) (int64, error) {
 	raw := r.Header.Get("Last-Event-ID")
 	if raw == "" {
 		raw = r.URL.Query().Get("last_event_id")

@@ -2,6 +2,7 @@ package routes
 
 import (
 	"context"
+	"convfiles/engine"
 	"fmt"
 	"sort"
 	"strconv"
@@ -21,7 +22,7 @@ const eventRounds = 200
 // page), and, as the baseline, in a Go client reading the same stream. It
 // reports p50 and p99 in milliseconds over eventRounds writes.
 func BenchmarkEventLatency(b *testing.B) {
-	e := newAPIEnv(b, files.Options{})
+	e := newAPIEnv(b, engine.Options{})
 	sp, err := e.store.Space("lat")
 	if err != nil {
 		b.Fatal(err)

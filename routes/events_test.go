@@ -3,6 +3,7 @@ package routes
 import (
 	"bufio"
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -10,7 +11,7 @@ import (
 	"time"
 
 	"convfiles/files"
-	"convfiles/files/sqlite"
+	"convfiles/sqlite"
 )
 
 // sseEvent is one server-sent event as a client parses it.
@@ -92,7 +93,7 @@ func next(t testing.TB, c <-chan sseEvent) sseEvent {
 // with seed 004's payloads, only for the conversation asked for, and a
 // client reconnecting with Last-Event-ID gets exactly what it missed.
 func TestEventsStreamEveryDoorAndResume(t *testing.T) {
-	e := newAPIEnv(t, files.Options{})
+	e := newAPIEnv(t, engine.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	stream := openStream(t, ctx, e.srv.URL+"/api/events?conversation=c1", "")
 
@@ -142,13 +143,13 @@ func TestEventsStreamEveryDoorAndResume(t *testing.T) {
 
 // openSecondStore opens the env's folder and index a second time, as the
 // CLI does while the server runs.
-func openSecondStore(t *testing.T, e *apiEnv) *files.Store {
+func openSecondStore(t *testing.T, e *apiEnv) *engine.Store {
 	t.Helper()
 	ix, err := sqlite.Open(e.indexPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := files.OpenStore(e.dir, files.Options{Index: ix})
+	s, err := engine.OpenStore(e.dir, engine.Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}

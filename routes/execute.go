@@ -3,6 +3,7 @@ package routes
 import (
 	"context"
 	"convfiles/auth"
+	"convfiles/engine"
 	"convfiles/ops"
 	"encoding/json"
 	"fmt"
@@ -132,7 +133,7 @@ func (s *Server) parseExecute(w http.ResponseWriter, r *http.Request, body map[s
 
 // scriptSpace picks the files a script works on: its conversation's, or
 // the default folder, or none when script file access is off.
-func (s *Server) scriptSpace(ctx context.Context, body map[string]any) (*files.Space, func(), error) {
+func (s *Server) scriptSpace(ctx context.Context, body map[string]any) (*engine.Space, func(), error) {
 	none := func() {}
 	if err := ops.AuthorizeScope(ctx, auth.Execute); err != nil {
 		return nil, none, err

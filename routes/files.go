@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"convfiles/engine"
 	"io"
 	"net/http"
 	"net/url"
@@ -75,7 +76,7 @@ func (s *Server) serveBytes(w http.ResponseWriter, r *http.Request, f files.Blob
 	// thirty-second of the system calls, which on a 64 MiB file takes
 	// the relay from 0.57 to about 0.8 of a direct GET (BENCHMARKS.md;
 	// Config.DirectOver sends large files from the store itself).
-	if lf := files.LocalFile(f); lf != nil {
+	if lf := engine.LocalFile(f); lf != nil {
 		http.ServeContent(w, r, info.Name, info.ModTime, lf)
 		return
 	}

@@ -2,6 +2,7 @@ package routes
 
 import (
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -15,9 +16,9 @@ import (
 )
 
 // testServer is a real HTTP server on a loopback port over a real Store.
-func testServer(t *testing.T) (*httptest.Server, *files.Store) {
+func testServer(t *testing.T) (*httptest.Server, *engine.Store) {
 	t.Helper()
-	store, err := files.OpenStore(filepath.Join(t.TempDir(), "files"), files.Options{})
+	store, err := engine.OpenStore(filepath.Join(t.TempDir(), "files"), engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +28,7 @@ func testServer(t *testing.T) (*httptest.Server, *files.Store) {
 	return srv, store
 }
 
-func put(t *testing.T, store *files.Store, conv, name string, data []byte) {
+func put(t *testing.T, store *engine.Store, conv, name string, data []byte) {
 	t.Helper()
 	sp, err := store.Space(conv)
 	if err != nil {

@@ -3,6 +3,7 @@ package routes
 import (
 	"bytes"
 	"context"
+	"convfiles/engine"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 
 	"convfiles/auth"
 	"convfiles/files"
+	"convfiles/internal/keyrows"
 	"convfiles/internal/links"
 	"convfiles/internal/metrics"
 	"convfiles/internal/signing"
@@ -32,7 +34,7 @@ import (
 // CONVFILES_BENCH_AA=1 serves local on both sides: the ratio it gives is
 // the benchmark's own bias (the hosted side's longer link, its header).
 func BenchmarkHostedVsLocal(b *testing.B) {
-	store, _ := storetest.Open(b, filepath.Join(b.TempDir(), "files"), files.Options{Bus: files.NewBus()})
+	store, _ := storetest.Open(b, filepath.Join(b.TempDir(), "files"), engine.Options{Bus: files.NewBus()})
 	sp, _ := store.Space("acme-bench")
 	if _, err := sp.WriteBytes(context.Background(), "small.bin", bytes.Repeat([]byte{'z'}, 4<<10), files.WriteOptions{}); err != nil {
 		b.Fatal(err)
@@ -40,7 +42,7 @@ func BenchmarkHostedVsLocal(b *testing.B) {
 	sp.Close()
 	k, _ := signing.Generate("k1")
 	// As serve builds it: key records cached for a second.
-	authn := &auth.Authenticator{Keys: auth.NewKeyCache(store.Index().(auth.KeyStore), 0), Ring: signing.Keyring{k}}
+	authn := &auth.Authenticator{Keys: auth.NewKeyCache(auth.StoredKeys(store.Index().(keyrows.Store)), 0), Ring: signing.Keyring{k}}
 	secret, key, _ := auth.NewKey("bench", auth.Read|auth.Execute, "acme-", nil)
 	if err := authn.Keys.CreateKey(context.Background(), key); err != nil {
 		b.Fatal(err)

@@ -3,6 +3,7 @@ package routes
 import (
 	"bytes"
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 
 	"convfiles/auth"
 	"convfiles/files"
+	"convfiles/internal/keyrows"
 	"convfiles/internal/links"
 	"convfiles/internal/signing"
 	"convfiles/internal/storetest"
@@ -27,24 +29,24 @@ import (
 type hostedEnv struct {
 	t      *testing.T
 	srv    *httptest.Server
-	store  *files.Store
+	store  *engine.Store
 	auth   *auth.Authenticator
 	signer *links.Signer
 }
 
 func newHostedEnv(t *testing.T, adjust ...func(*Config)) *hostedEnv {
 	t.Helper()
-	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), files.Options{Bus: files.NewBus()})
+	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), engine.Options{Bus: files.NewBus()})
 	k, err := signing.Generate("k1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := &hostedEnv{t: t, store: store}
-	e.auth = &auth.Authenticator{Keys: store.Index().(auth.KeyStore), Ring: signing.Keyring{k}}
+	e.auth = &auth.Authenticator{Keys: auth.StoredKeys(store.Index().(keyrows.Store)), Ring: signing.Keyring{k}}
 	e.signer = &links.Signer{Keys: e.auth.Ring}
 	e.srv = httptest.NewUnstartedServer(nil)
 	base := "http://" + e.srv.Listener.Addr().String()
-	work, err := files.OpenDir(filepath.Join(t.TempDir(), "workspace"), files.Options{})
+	work, err := engine.OpenDir(filepath.Join(t.TempDir(), "workspace"), engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +218,7 @@ func TestSignedLinksInHostedMode(t *testing.T) {
 }
 
 // mustID is the index ID of a file.
-func mustID(t *testing.T, store *files.Store, conv, name string) string {
+func mustID(t *testing.T, store *engine.Store, conv, name string) string {
 	t.Helper()
 	sp, err := store.Space(conv)
 	if err != nil {

@@ -2,6 +2,7 @@ package routes
 
 import (
 	"context"
+	"convfiles/engine"
 	"fmt"
 	"io"
 	"net"
@@ -20,7 +21,7 @@ import (
 // until one closes; MCP requests past their rate get 429 with
 // Retry-After, before the MCP handler runs.
 func TestStreamsAndMCPAreLimited(t *testing.T) {
-	store, _ := storetest.Open(t, t.TempDir(), files.Options{Bus: files.NewBus()})
+	store, _ := storetest.Open(t, t.TempDir(), engine.Options{Bus: files.NewBus()})
 	hits := 0
 	h := New(Config{Store: store, API: true, Links: Links{Base: "http://127.0.0.1"},
 		RateLimits: RateLimits{EventStreamsPerClient: 3, EventStreams: 10, MCPPerClient: 4},
@@ -90,7 +91,7 @@ func TestStreamsAndMCPAreLimited(t *testing.T) {
 // the idle time, and the handler sees an error; one that keeps coming is
 // read whole however long it takes.
 func TestStalledBodiesAreCutOff(t *testing.T) {
-	store, _ := storetest.Open(t, t.TempDir(), files.Options{Bus: files.NewBus()})
+	store, _ := storetest.Open(t, t.TempDir(), engine.Options{Bus: files.NewBus()})
 	runner := runtime.New(runtime.Config{})
 	defer runner.Wait()
 	h := New(Config{Store: store, API: true, Links: Links{Base: "http://127.0.0.1"}, BodyIdle: time.Second, Runner: runner})
@@ -158,7 +159,7 @@ func TestStalledBodiesAreCutOff(t *testing.T) {
 // TestStreamsAreCappedInAll: past the server's total, a stream from any
 // client is refused with 429 and says whose limit it is.
 func TestStreamsAreCappedInAll(t *testing.T) {
-	store, _ := storetest.Open(t, t.TempDir(), files.Options{Bus: files.NewBus()})
+	store, _ := storetest.Open(t, t.TempDir(), engine.Options{Bus: files.NewBus()})
 	h := New(Config{Store: store, API: true, Links: Links{Base: "http://127.0.0.1"},
 		RateLimits: RateLimits{EventStreamsPerClient: 10, EventStreams: 2}})
 	srv := httptest.NewServer(h)

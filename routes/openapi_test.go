@@ -3,6 +3,7 @@ package routes
 import (
 	"bytes"
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -17,7 +18,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"convfiles/auth"
-	"convfiles/files"
+	"convfiles/internal/keyrows"
 	"convfiles/internal/metrics"
 	"convfiles/internal/signing"
 	"convfiles/internal/storetest"
@@ -46,9 +47,9 @@ func loadOpenAPI(t testing.TB) *openapi3.T {
 // code routes, MCP, credentials, metrics, the API and the page.
 func fullServer(t *testing.T) *Server {
 	t.Helper()
-	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), files.Options{})
+	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), engine.Options{})
 	k, _ := signing.Generate("k1")
-	authn := &auth.Authenticator{Keys: auth.NewKeyCache(store.Index().(auth.KeyStore), 0), Ring: signing.Keyring{k}}
+	authn := &auth.Authenticator{Keys: auth.NewKeyCache(auth.StoredKeys(store.Index().(keyrows.Store)), 0), Ring: signing.Keyring{k}}
 	s := New(Config{Store: store, API: true, Runner: runtime.New(runtime.Config{}), MCP: http.NotFoundHandler(),
 		Auth: authn, Metrics: metrics.New(nil)})
 	t.Cleanup(s.Shutdown)

@@ -1,11 +1,10 @@
 package routes
 
 import (
+	"convfiles/engine"
 	"net/http"
 	"strings"
 	"testing"
-
-	"convfiles/files"
 )
 
 // TestOpRouteRefusesWhatItCannotRun: the operations route answers an
@@ -13,7 +12,7 @@ import (
 // could post), malformed JSON, an unknown field and a hostile conversation
 // ID with an error that says what was wrong, and runs a good call.
 func TestOpRouteRefusesWhatItCannotRun(t *testing.T) {
-	e := newAPIEnv(t, files.Options{})
+	e := newAPIEnv(t, engine.Options{})
 	var out envelopeOf[map[string]any]
 	if st := e.do("POST", "/api/conversations/c1/ops/write_text", rawJSON(`{"id": "a.txt", "content": "a\n"}`), &out); st != 200 || out.Result["size"] != float64(2) {
 		t.Fatalf("a good call: %d %+v", st, out)

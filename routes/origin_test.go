@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"convfiles/engine"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,9 +14,9 @@ import (
 
 // newGuardedServer serves the API, the code routes and a stand-in /mcp on a
 // loopback port, and reports whether a request reached the /mcp handler.
-func newGuardedServer(t *testing.T, access Access) (base string, store *files.Store, mcpHits *int) {
+func newGuardedServer(t *testing.T, access Access) (base string, store *engine.Store, mcpHits *int) {
 	t.Helper()
-	store, _ = storetest.Open(t, t.TempDir(), files.Options{Bus: files.NewBus()})
+	store, _ = storetest.Open(t, t.TempDir(), engine.Options{Bus: files.NewBus()})
 	hits := 0
 	h := New(Config{Store: store, API: true, Links: Links{Base: "http://127.0.0.1:8080"},
 		Runner: runtime.New(runtime.Config{}), ScriptFiles: true, Access: access,
@@ -161,7 +162,7 @@ func TestOwnPageAndNonBrowserClientsAreServed(t *testing.T) {
 // preflight (text/plain, a form) is refused with 415 on every JSON route.
 func TestJSONEndpointsTakeOnlyJSON(t *testing.T) {
 	e := newCodeEnv(t, nil)
-	api := newAPIEnv(t, files.Options{})
+	api := newAPIEnv(t, engine.Options{})
 	info := write(t, api.store, "c", "a.txt", "a")
 	for _, path := range []string{"/execute", "/lint", "/workspace", "/api/files/" + info.ID + "/rename", "/api/files/" + info.ID + "/copy"} {
 		base := e.srv.URL

@@ -3,6 +3,7 @@ package routes
 import (
 	"bytes"
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -45,7 +46,7 @@ var (
 // handlePreview answers GET /api/files/{id}/preview[?sheet=Name]: what the
 // web page shows of an image, a PDF or a spreadsheet beside its bytes.
 func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
-	s.withFile(w, r, true, func(rec files.Record, sp *files.Space) (any, error) {
+	s.withFile(w, r, true, func(rec files.Record, sp *engine.Space) (any, error) {
 		sheet := r.URL.Query().Get("sheet")
 		key := derivedKey(rec, "preview", rec.MIME, sheet)
 		if _, p, ok := s.derived.get(key); ok {

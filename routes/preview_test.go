@@ -3,6 +3,7 @@ package routes
 import (
 	"bytes"
 	"context"
+	"convfiles/engine"
 	"errors"
 	"image"
 	"image/color"
@@ -16,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"convfiles/files"
 	"convfiles/internal/samples"
 	"convfiles/internal/storetest"
 )
@@ -81,7 +81,7 @@ func photo(t testing.TB, w, h int, c color.Color) []byte {
 // sheets and rows, a CSV as a sheet; and clear refusals for files with no
 // preview, damaged files and missing sheets.
 func TestPreviewsOfImagesPDFsAndSheets(t *testing.T) {
-	e := newAPIEnv(t, files.Options{})
+	e := newAPIEnv(t, engine.Options{})
 	ids := map[string]string{}
 	for _, name := range []string{"budget.xlsx", "form.pdf", "sample.jpg", "sample.csv", "random.bin", "truncated.pdf", "broken-xref.pdf"} {
 		ids[name] = putSample(t, e, "prev", name, nil)
@@ -179,7 +179,7 @@ func TestPreviewSlotsWaitAndGiveUp(t *testing.T) {
 // TestPreviewGivenUpIsNotAnError: a client that leaves while its preview
 // waits for a slot ends the wait, and the server logs no failure for it.
 func TestPreviewGivenUpIsNotAnError(t *testing.T) {
-	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), files.Options{})
+	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), engine.Options{})
 	id := storetest.PutSamples(t, store, "c1", "budget.xlsx")["budget.xlsx"].ID
 	var logs bytes.Buffer
 	h := New(Config{Store: store, API: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))})

@@ -3,6 +3,7 @@ package routes
 import (
 	"context"
 	"convfiles/auth"
+	"convfiles/engine"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -14,7 +15,6 @@ import (
 
 	"github.com/gorilla/mux"
 
-	"convfiles/files"
 	"convfiles/formats"
 	"convfiles/internal/metrics"
 	"convfiles/runtime"
@@ -22,7 +22,7 @@ import (
 
 // Config is what the HTTP adapter needs.
 type Config struct {
-	Store  *files.Store
+	Store  *engine.Store
 	Links  Links
 	Logger *slog.Logger
 	// Runner runs scripts for /execute (in worker processes when it is a
@@ -31,13 +31,13 @@ type Config struct {
 	// Formats runs previews and thumbnails (default formats.Local).
 	Formats formats.Caller
 	// Workspace is the folder PUT /workspace saves code into.
-	Workspace *files.Space
+	Workspace *engine.Space
 	// ScriptFiles gives scripts run by /execute their file helpers; off,
 	// every helper throws (hosted mode's default, as seed 001 says).
 	ScriptFiles bool
 	// DefaultScriptSpace is where a script's files go when the request
 	// names no conversation (the [io] folder); nil means it has none.
-	DefaultScriptSpace *files.Space
+	DefaultScriptSpace *engine.Space
 	RateLimits         RateLimits
 	// API serves the REST API under /api/ and the web page at /.
 	API bool
@@ -78,7 +78,7 @@ type Config struct {
 
 // Server is the HTTP handler of convfiles.
 type Server struct {
-	store   *files.Store
+	store   *engine.Store
 	links   Links
 	log     *slog.Logger
 	router  *mux.Router
@@ -88,7 +88,7 @@ type Server struct {
 	formats formats.Caller
 	// derived keeps recent previews and thumbnails by their content.
 	derived *derivedCache
-	work    *files.Space
+	work    *engine.Space
 	scripts scriptFiles
 	rates   RateLimits
 	limits  *limits
@@ -121,7 +121,7 @@ func (s *Server) Shutdown() { s.shutdown() }
 
 type scriptFiles struct {
 	enabled bool
-	def     *files.Space
+	def     *engine.Space
 }
 
 // New returns a Server with every route registered.

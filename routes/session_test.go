@@ -2,6 +2,7 @@ package routes
 
 import (
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,7 +11,6 @@ import (
 	"time"
 
 	"convfiles/auth"
-	"convfiles/files"
 )
 
 // sessionCall sends a request riding on a session cookie, with an optional
@@ -96,7 +96,7 @@ func (e *hostedEnv) srvCSRF(cred string) string {
 // TestSessionInLocalMode: a local server has nothing to sign in to; its
 // session is the local user's, without a CSRF token.
 func TestSessionInLocalMode(t *testing.T) {
-	e := newAPIEnv(t, files.Options{})
+	e := newAPIEnv(t, engine.Options{})
 	resp, err := http.Post(e.srv.URL+"/api/session", "application/json", strings.NewReader(`{"token": "x"}`))
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package routes
 import (
 	"bytes"
 	"context"
+	"convfiles/engine"
 	"image"
 	"image/color"
 	_ "image/jpeg"
@@ -11,8 +12,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"convfiles/files"
 )
 
 // TestThumbnailsShrinkAndRevalidate: a thumbnail is the image shrunk to
@@ -20,7 +19,7 @@ import (
 // its ETag gets 304 and no body; a new content gets a new ETag; bad sizes
 // and files that are not images are refused with what is allowed.
 func TestThumbnailsShrinkAndRevalidate(t *testing.T) {
-	e := newAPIEnv(t, files.Options{})
+	e := newAPIEnv(t, engine.Options{})
 	id := putSample(t, e, "thumbs", "wide.png", photo(t, 800, 600, color.NRGBA{200, 30, 30, 255}))
 	small := putSample(t, e, "thumbs", "sample.jpg", nil)
 	pdf := putSample(t, e, "thumbs", "form.pdf", nil)

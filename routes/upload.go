@@ -3,6 +3,7 @@ package routes
 import (
 	"bufio"
 	"convfiles/auth"
+	"convfiles/engine"
 	"errors"
 	"io"
 	"mime"
@@ -61,8 +62,8 @@ type upload struct {
 	conv      string
 	session   string
 	noReplace bool
-	sp        *files.Space
-	pending   []*files.Writer
+	sp        *engine.Space
+	pending   []*engine.Writer
 }
 
 // receive streams every file part into an uncommitted Writer.
@@ -136,7 +137,7 @@ func multipartReader(r *http.Request) (*multipart.Reader, error) {
 // copyPart copies a part into fw in whole buffers: multipart parts come in
 // reads of a few KiB, and writing each would cost a system call and a
 // quota reservation per few KiB.
-func copyPart(fw *files.Writer, part io.Reader, buf []byte) error {
+func copyPart(fw *engine.Writer, part io.Reader, buf []byte) error {
 	for {
 		n, err := io.ReadFull(part, buf)
 		if n > 0 {

@@ -2,6 +2,7 @@ package routes
 
 import (
 	"bytes"
+	"convfiles/engine"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -60,7 +61,7 @@ func BenchmarkUploadVsCp(b *testing.B) {
 		})
 	}
 	b.Run("upload", func(b *testing.B) {
-		e := newAPIEnvAt(b, filepath.Join(dir, "files"), files.Options{Limits: files.Limits{MaxFileBytes: 1 << 30, MaxConversationBytes: 4 << 30}, Versions: -1})
+		e := newAPIEnvAt(b, filepath.Join(dir, "files"), engine.Options{Limits: files.Limits{MaxFileBytes: 1 << 30, MaxConversationBytes: 4 << 30}, Versions: -1})
 		b.SetBytes(uploadBenchBytes)
 		var peak int64
 		for b.Loop() {

@@ -3,6 +3,7 @@ package routes
 import (
 	"bytes"
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
-	"convfiles/files"
 	"convfiles/internal/needs"
 	"convfiles/internal/samples"
 	"convfiles/runtime"
@@ -102,7 +102,7 @@ func artifactPath(t testing.TB, name string) string {
 // download card without a reload, the download returning the same bytes,
 // and an uploaded HTML file that must not run in the page's origin.
 func TestWebPageInChromium(t *testing.T) {
-	e := newAPIEnv(t, files.Options{})
+	e := newAPIEnv(t, engine.Options{})
 	ctx := newBrowser(t) // closed first: its event stream ends before the server does
 	png := samples.Path(t, "sample.png")
 	csv := samples.Path(t, "sample.csv")

@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"convfiles/engine"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -24,7 +25,7 @@ import (
 // tries changes a file or reads one through the API; the convfiles page
 // itself, opened right after, still works.
 func TestForeignPagesCannotUseTheServerInChromium(t *testing.T) {
-	store, _ := storetest.Open(t, t.TempDir(), files.Options{Bus: files.NewBus()})
+	store, _ := storetest.Open(t, t.TempDir(), engine.Options{Bus: files.NewBus()})
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String()
 	h := New(Config{Store: store, API: true, Links: Links{Base: base}, Runner: runtime.New(runtime.Config{}), ScriptFiles: true,

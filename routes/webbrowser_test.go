@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"convfiles/engine"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -9,7 +10,6 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"convfiles/files"
 	"convfiles/internal/storetest"
 )
 
@@ -22,7 +22,7 @@ import (
 // keyboard, and a layout that fits 390 px and 1280 px (screenshots of
 // both go to the artifacts).
 func TestFileBrowserInChromium(t *testing.T) {
-	e := newAPIEnv(t, files.Options{})
+	e := newAPIEnv(t, engine.Options{})
 	const conv = "browse-1"
 	put := func(name, text string) { storetest.Put(t, e.store, conv, name, []byte(text)) }
 	put("zeta.csv", "region,total\n"+strings.Repeat("north,12\n", 40))

@@ -2,6 +2,7 @@ package routes
 
 import (
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"image/color"
 	"os"
@@ -12,8 +13,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"convfiles/files"
 )
 
 // TestWebPreviewsInChromium: in a real browser, an image's row and card
@@ -21,7 +20,7 @@ import (
 // sheet; a PDF's shows its metadata, its first page's text and the
 // browser's viewer; an image's shows its size.
 func TestWebPreviewsInChromium(t *testing.T) {
-	e := newAPIEnv(t, files.Options{})
+	e := newAPIEnv(t, engine.Options{})
 	ctx := newBrowser(t)
 	putSample(t, e, "web-prev", "budget.xlsx", nil)
 	putSample(t, e, "web-prev", "form.pdf", nil)

@@ -3,7 +3,8 @@ package runtime
 import (
 	"context"
 	"convfiles/content"
-	"convfiles/files/sqlite"
+	"convfiles/engine"
+	"convfiles/sqlite"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,8 +14,6 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
-
-	"convfiles/files"
 )
 
 const helloWorld = `console.log("hello, world"); "hello"`
@@ -73,7 +72,7 @@ func benchDir(b *testing.B) string {
 // BenchmarkWriteReadMiB has a script write_file and read_file 1 MiB of text
 // (atomic, synced write; typed read) b.N times in one run.
 func BenchmarkWriteReadMiB(b *testing.B) {
-	store, err := files.OpenStore(filepath.Join(benchDir(b), "files"), files.Options{})
+	store, err := engine.OpenStore(filepath.Join(benchDir(b), "files"), engine.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -92,7 +91,7 @@ func BenchmarkWriteReadMiBIndexed(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer ix.Close()
-	store, err := files.OpenStore(filepath.Join(dir, "files"), files.Options{Index: ix, Sniff: content.SniffMIME})
+	store, err := engine.OpenStore(filepath.Join(dir, "files"), engine.Options{Index: ix, Sniff: content.SniffMIME})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -100,7 +99,7 @@ func BenchmarkWriteReadMiBIndexed(b *testing.B) {
 	benchWriteRead(b, store)
 }
 
-func benchWriteRead(b *testing.B, store *files.Store) {
+func benchWriteRead(b *testing.B, store *engine.Store) {
 	sp, _ := store.Space("bench")
 	defer sp.Close()
 	r := New(Config{Timeout: time.Hour, MaxExecutionBytes: -1})

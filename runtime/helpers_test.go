@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"path/filepath"
 	"testing"
@@ -13,13 +14,13 @@ import (
 // env is a Runner over a real Store in a temporary folder.
 type env struct {
 	t      *testing.T
-	store  *files.Store
+	store  *engine.Store
 	runner *Runner
 }
 
 func newEnv(t *testing.T, cfg Config) *env {
 	t.Helper()
-	store, err := files.OpenStore(filepath.Join(t.TempDir(), "files"), files.Options{})
+	store, err := engine.OpenStore(filepath.Join(t.TempDir(), "files"), engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,11 @@
 package runtime
 
 import (
+	"convfiles/engine"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"convfiles/files"
 	"convfiles/internal/storetest"
 )
 
@@ -13,7 +13,7 @@ import (
 // server runs it: files have IDs and versions.
 func newIndexedEnv(t *testing.T, cfg Config) *env {
 	t.Helper()
-	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), files.Options{})
+	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), engine.Options{})
 	if cfg.Link == nil {
 		cfg.Link = func(conv, name string) string { return "http://127.0.0.1:8080/files/" + conv + "/" + name }
 	}

@@ -2,10 +2,9 @@ package runtime
 
 import (
 	"context"
+	"convfiles/engine"
 	"path/filepath"
 	"testing"
-
-	"convfiles/files"
 )
 
 // BenchmarkLuaVsJS runs the same two scripts in Lua and in JavaScript, in
@@ -13,7 +12,7 @@ import (
 // limits, the report): a hello world, and a run that writes 1 MiB with
 // write_file (atomic and synced, on a store without an index).
 func BenchmarkLuaVsJS(b *testing.B) {
-	store, err := files.OpenStore(filepath.Join(benchDir(b), "files"), files.Options{})
+	store, err := engine.OpenStore(filepath.Join(benchDir(b), "files"), engine.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

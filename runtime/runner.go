@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"convfiles/auth"
+	"convfiles/engine"
 	"errors"
 	"log/slog"
 	"sync"
@@ -45,7 +46,7 @@ type Config struct {
 	// MaxReadBytes caps what read_file loads into the script (default 50 MiB).
 	MaxReadBytes int64
 	// ReadRoots opens what read_file may read by absolute path: a
-	// *files.ReadRoots, or in a worker the client of the server's; nil
+	// *engine.ReadRoots, or in a worker the client of the server's; nil
 	// refuses every absolute path.
 	ReadRoots ReadRoots
 	// Downloader fetches URLs for files.download; nil disables downloads.
@@ -99,8 +100,8 @@ func (c Config) WithDefaults() Config {
 	if c.MaxReadBytes <= 0 {
 		c.MaxReadBytes = files.DefaultMaxFileBytes
 	}
-	if rr, ok := c.ReadRoots.(*files.ReadRoots); c.ReadRoots == nil || ok && rr == nil {
-		c.ReadRoots = (*files.ReadRoots)(nil) // refuses, saying no folder is configured
+	if rr, ok := c.ReadRoots.(*engine.ReadRoots); c.ReadRoots == nil || ok && rr == nil {
+		c.ReadRoots = (*engine.ReadRoots)(nil) // refuses, saying no folder is configured
 	}
 	if c.Link == nil {
 		c.Link = func(string, string) string { return "" }
@@ -148,7 +149,7 @@ type Request struct {
 	Source string
 	// Filename names the script in stack traces; default "script.js".
 	Filename string
-	// Space is where the file helpers read and write: a *files.Space, or
+	// Space is where the file helpers read and write: a *engine.Space, or
 	// in a worker process the client of one; nil means the script has no
 	// files and every file helper throws.
 	Space files.Ops
@@ -213,7 +214,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 	if req.Filename == "" {
 		req.Filename = "script" + req.Language.Ext()
 	}
-	if sp, ok := req.Space.(*files.Space); ok && sp == nil {
+	if sp, ok := req.Space.(*engine.Space); ok && sp == nil {
 		req.Space = nil // a nil *Space means no files, as nil does
 	}
 	if r.cfg.Exclusive {

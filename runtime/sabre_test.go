@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"convfiles/engine"
 	"encoding/base64"
 	"encoding/json"
 	"os"
@@ -10,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"convfiles/files"
 	"convfiles/internal/docs"
 )
 
@@ -107,7 +107,7 @@ func sabreCases() []sabreCase {
 				dir := t.TempDir()
 				p := filepath.Join(dir, "abs.txt")
 				os.WriteFile(p, []byte("Absolute path test content"), 0o600)
-				rr, err := files.OpenReadRoots([]string{dir})
+				rr, err := engine.OpenReadRoots([]string{dir})
 				if err != nil {
 					t.Fatal(err)
 				}

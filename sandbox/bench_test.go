@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"convfiles/engine"
 	"fmt"
 	"io"
 	"net/http"
@@ -27,7 +28,7 @@ type executeBench struct {
 }
 
 func newExecuteBench(b *testing.B) *executeBench {
-	store, _ := storetest.Open(b, b.TempDir(), files.Options{Bus: files.NewBus()})
+	store, _ := storetest.Open(b, b.TempDir(), engine.Options{Bus: files.NewBus()})
 	links := routes.Links{Base: "http://127.0.0.1:8080"}
 	pool := newPool(b, Config{LinkBase: links.Base})
 	serve := func(exec runtime.Executor) string {
@@ -137,7 +138,7 @@ func BenchmarkExecute(b *testing.B) {
 // round trip across the worker's socket to the server's Space and back)
 // against the same call in this process: a script makes 2000 of them.
 func BenchmarkHelperCall(b *testing.B) {
-	store, _ := storetest.Open(b, b.TempDir(), files.Options{Bus: files.NewBus()})
+	store, _ := storetest.Open(b, b.TempDir(), engine.Options{Bus: files.NewBus()})
 	sp, _ := store.Space("bench")
 	defer sp.Close()
 	sp.WriteBytes(context.Background(), "a.txt", []byte("one\ntwo\n"), files.WriteOptions{})

@@ -2,11 +2,11 @@ package sandbox
 
 import (
 	"context"
+	"convfiles/engine"
 	"slices"
 	"testing"
 	"time"
 
-	"convfiles/files"
 	"convfiles/runtime"
 )
 
@@ -55,7 +55,7 @@ func TestACancelledRunLeavesItsWorker(t *testing.T) {
 // waitForFile waits until conv holds name, for at most a minute: far
 // longer than any run needs to write it, so only a run that never did
 // reaches the end.
-func waitForFile(t *testing.T, store *files.Store, conv, name string) bool {
+func waitForFile(t *testing.T, store *engine.Store, conv, name string) bool {
 	t.Helper()
 	sp, err := store.Space(conv)
 	if err != nil {

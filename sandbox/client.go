@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"convfiles/engine"
 	"errors"
 	"io"
 	"os"
@@ -105,7 +106,7 @@ func (cl *client) openOp(m *message) (files.Blob, files.Info, error) {
 		closeAll(fds)
 		return nil, files.Info{}, errors.New("sandbox: no file came with the answer to open")
 	}
-	b, err := files.FileBlob(fds[0], r.Info.Name)
+	b, err := engine.FileBlob(fds[0], r.Info.Name)
 	return b, r.Info, err
 }
 
@@ -259,7 +260,7 @@ func (cl *client) NewWriter(_ context.Context, name string, opts files.WriteOpti
 	return &remoteWriter{cl: cl, handle: r.A, name: r.Name, size: r.B}, nil
 }
 
-// remoteWriter is a files.Writer kept by the server.
+// remoteWriter is a engine.Writer kept by the server.
 type remoteWriter struct {
 	cl     *client
 	handle int64

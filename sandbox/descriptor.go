@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"convfiles/engine"
 	"io"
 	"os"
 
@@ -12,7 +13,7 @@ import (
 // nothing is copied; bytes kept elsewhere are first copied into an
 // unnamed temporary file, which only the worker can then reach.
 func descriptorOf(b files.Blob) (*os.File, error) {
-	if lf := files.LocalFile(b); lf != nil {
+	if lf := engine.LocalFile(b); lf != nil {
 		return lf, nil // closing it after the send closes b
 	}
 	defer b.Close()

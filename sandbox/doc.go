@@ -12,4 +12,7 @@
 //
 // sandbox speaks no HTTP and knows no SQL: the doors (routes, routes/mcp,
 // the CLI) call it through runtime.Executor and formats.Caller.
+//
+// sandbox must never import HTTP, SQL or a storage implementation: the
+// process that owns the store serves the workers' file operations.
 package sandbox

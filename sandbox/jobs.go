@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"errors"
 	"io"
@@ -146,7 +147,7 @@ func (p *Pool) Run(ctx context.Context, req runtime.Request) (*runtime.Report, e
 	if req.Timeout > 0 {
 		timeout = req.Timeout
 	}
-	if sp, ok := req.Space.(*files.Space); ok && sp == nil {
+	if sp, ok := req.Space.(*engine.Space); ok && sp == nil {
 		req.Space = nil // a nil *Space means no files, as nil does
 	}
 	j := &job{Kind: "run", Source: req.Source, Filename: req.Filename, Language: string(req.Language),
@@ -161,7 +162,7 @@ func (p *Pool) Run(ctx context.Context, req runtime.Request) (*runtime.Report, e
 		}
 	}
 	if ops.roots == nil {
-		ops.roots = (*files.ReadRoots)(nil)
+		ops.roots = (*engine.ReadRoots)(nil)
 	}
 	res, err := p.do(ctx, j, ops, timeout+p.cfg.Grace)
 	if err != nil {

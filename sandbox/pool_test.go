@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"convfiles/engine"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -48,9 +49,9 @@ func newPool(t testing.TB, cfg Config) *Pool {
 	return p
 }
 
-func newSpace(t testing.TB, conv string) (*files.Store, *files.Space) {
+func newSpace(t testing.TB, conv string) (*engine.Store, *engine.Space) {
 	t.Helper()
-	store, _ := storetest.Open(t, t.TempDir(), files.Options{Bus: files.NewBus()})
+	store, _ := storetest.Open(t, t.TempDir(), engine.Options{Bus: files.NewBus()})
 	sp, err := store.Space(conv)
 	if err != nil {
 		t.Fatal(err)

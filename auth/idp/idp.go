@@ -2,6 +2,8 @@
 // its JWKS (github.com/MicahParks/keyfunc), for auth.Authenticator. It is
 // apart from package auth because fetching keys speaks HTTP, which the
 // stores that keep API keys must not link.
+//
+// idp must never import SQL, the engine or a door.
 package idp
 
 import (

@@ -18,8 +18,8 @@ import (
 	"convfiles/auth"
 	"convfiles/auth/idp"
 	"convfiles/files"
-	"convfiles/files/sqlite"
 	"convfiles/internal/signing"
+	"convfiles/sqlite"
 )
 
 // jwks is an identity provider's key set served on a loopback port; keys
@@ -84,7 +84,7 @@ func TestIdentityProviderTokens(t *testing.T) {
 	}
 	defer ix.Close()
 	ring, _ := signing.Generate("k1")
-	a := &auth.Authenticator{Keys: ix, Ring: signing.Keyring{ring}, IdP: v}
+	a := &auth.Authenticator{Keys: auth.StoredKeys(ix), Ring: signing.Keyring{ring}, IdP: v}
 	claims := func(extra jwt.MapClaims) jwt.MapClaims {
 		c := jwt.MapClaims{"iss": "https://id.example", "aud": "convfiles-test", "sub": "user-1",
 			"exp": time.Now().Add(time.Hour).Unix(), "tenant": "acme-"}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"convfiles/engine"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,7 +13,6 @@ import (
 
 	"convfiles/auth"
 	"convfiles/auth/idp"
-	"convfiles/files"
 	"convfiles/internal/links"
 	"convfiles/internal/signing"
 )
@@ -142,8 +142,8 @@ func (c Config) linkBuilder() (links.Links, error) {
 // authenticator checks the credentials of a hosted server: API keys in
 // the index, tokens it minted, and an identity provider's JWTs when
 // [auth.jwt] is set. ctx ends the provider's key refreshes.
-func (c Config) authenticator(ctx context.Context, store *files.Store) (*auth.Authenticator, []string, error) {
-	keys, ok := store.Index().(auth.KeyStore)
+func (c Config) authenticator(ctx context.Context, store *engine.Store) (*auth.Authenticator, []string, error) {
+	keys, ok := keysOf(store.Index())
 	if !ok {
 		return nil, nil, errors.New("hosted mode needs an index that keeps API keys")
 	}

@@ -2,12 +2,11 @@ package main
 
 import (
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"log/slog"
 	"math/rand/v2"
 	"time"
-
-	"convfiles/files"
 )
 
 // cmdCollect runs one garbage collection of the object store: the
@@ -42,7 +41,7 @@ func cmdCollect(e *env, args []string) error {
 // collectGarbage collects the object store's garbage every interval
 // (with a random tenth more, so replicas started together spread out)
 // until ctx ends. Replicas may collect at once: the work is idempotent.
-func collectGarbage(ctx context.Context, store *files.Store, interval, grace time.Duration, log *slog.Logger) {
+func collectGarbage(ctx context.Context, store *engine.Store, interval, grace time.Duration, log *slog.Logger) {
 	if interval <= 0 {
 		return
 	}

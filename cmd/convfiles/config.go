@@ -1,6 +1,7 @@
 package main
 
 import (
+	"convfiles/engine"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -315,12 +316,12 @@ func (c Config) access() routes.Access {
 	return routes.Access{Hosts: c.Server.AllowedHosts, CORSOrigins: c.Server.CORSOrigins}
 }
 
-func (c Config) storeOptions() files.Options {
+func (c Config) storeOptions() engine.Options {
 	versions := c.Limits.Versions
 	if versions == 0 {
-		versions = -1 // files.Options reads 0 as the default
+		versions = -1 // engine.Options reads 0 as the default
 	}
-	return files.Options{Limits: files.Limits{
+	return engine.Options{Limits: files.Limits{
 		MaxFileBytes:         c.Limits.MaxFileBytes,
 		MaxConversationBytes: c.Limits.MaxConversationBytes,
 		MaxConversationFiles: c.Limits.MaxConversationFiles,

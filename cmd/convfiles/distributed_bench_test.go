@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"convfiles/files/postgres"
 	"convfiles/internal/s3server"
+	"convfiles/postgres"
 )
 
 // benchClient is one HTTP client for both sides of a comparison, with

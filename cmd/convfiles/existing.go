@@ -1,6 +1,7 @@
 package main
 
 import (
+	"convfiles/engine"
 	"errors"
 	"fmt"
 	"os"
@@ -22,7 +23,7 @@ const (
 // openStore opens the configured store, with its index, for a management
 // command; done closes both. Unless create, a data folder that holds no
 // store is an error.
-func openStore(e *env, cfg Config, create bool) (store *files.Store, done func(), err error) {
+func openStore(e *env, cfg Config, create bool) (store *engine.Store, done func(), err error) {
 	if !create {
 		if err := storeExists(cfg); err != nil {
 			return nil, nil, err
@@ -33,7 +34,7 @@ func openStore(e *env, cfg Config, create bool) (store *files.Store, done func()
 
 // openSpace opens one conversation of the configured store; done closes
 // both. Unless create, the store and the conversation must exist.
-func openSpace(e *env, cfg Config, conv string, create bool) (sp *files.Space, done func(), err error) {
+func openSpace(e *env, cfg Config, conv string, create bool) (sp *engine.Space, done func(), err error) {
 	store, closeStore, err := openStore(e, cfg, create)
 	if err != nil {
 		return nil, nil, err
@@ -69,7 +70,7 @@ func storeExists(cfg Config) error {
 
 // conversationExists is an error naming conv when the store has no such
 // conversation, and how to list those it has.
-func conversationExists(store *files.Store, cfg Config, conv string) error {
+func conversationExists(store *engine.Store, cfg Config, conv string) error {
 	_, err := store.Conversation(conv)
 	if files.KindOf(err) == files.KindNotFound {
 		where := cfg.DataDir

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -61,8 +62,20 @@ func subcommandFirst(args []string) []string {
 	return args
 }
 
+// openedKeys is the keys of an open index; Close closes the index.
+type openedKeys struct {
+	auth.KeyStore
+	io.Closer
+}
+
 // openKeys opens the index that keeps the keys.
-func openKeys(cfg Config) (storeIndex, error) { return openIndex(cfg) }
+func openKeys(cfg Config) (openedKeys, error) {
+	ix, err := openIndex(cfg)
+	if err != nil {
+		return openedKeys{}, err
+	}
+	return openedKeys{auth.StoredKeys(ix), ix}, nil
+}
 
 func keysCreate(e *env, args []string) error {
 	f := newFlags(e, "keys create", "")

@@ -1,6 +1,8 @@
 // Command convfiles serves conversation-scoped files to LLM agents: a
 // sandbox that runs their helper code, browser links to what they write,
 // and commands to inspect and clean up conversations.
+//
+// It is the only package that knows every other; nothing imports it.
 package main
 
 import (

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"convfiles/files"
+	"convfiles/engine"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,7 +38,7 @@ func TestCleanup(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Join(c.dataDir, "files"))
 	for _, en := range entries {
 		// The Store's lock files and its clean mark stay.
-		if en.IsDir() || !strings.HasSuffix(en.Name(), ".lock") && en.Name() != files.CleanMarkName {
+		if en.IsDir() || !strings.HasSuffix(en.Name(), ".lock") && en.Name() != engine.CleanMarkName {
 			t.Fatalf("left %v", en.Name())
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"convfiles/engine"
 	"os/signal"
 	"strings"
 	"syscall"
@@ -72,7 +73,7 @@ func cmdMCP(e *env, args []string) error {
 // newMCPServer builds the MCP server both transports share, with the
 // runner and the downloader of the other doors.
 // hosted refuses every call without the HTTP door's principal.
-func newMCPServer(cfg Config, e *env, store *files.Store, scripts *scripting, conv string, hosted bool) (*mcp.Server, error) {
+func newMCPServer(cfg Config, e *env, store *engine.Store, scripts *scripting, conv string, hosted bool) (*mcp.Server, error) {
 	return mcp.New(mcp.Config{
 		Store:        store,
 		Runner:       scripts.Executor,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"convfiles/engine"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"convfiles/auth"
 	"convfiles/files"
 )
 
@@ -22,7 +22,7 @@ type MigrateReport struct {
 	From          string `json:"from"`
 	To            string `json:"to"`
 	Conversations int    `json:"conversations"`
-	files.TransferReport
+	engine.TransferReport
 	Keys      int     `json:"api_keys"`   // API keys copied
 	CodeFiles int     `json:"code_files"` // saved code and conversation-less script files copied
 	Seconds   float64 `json:"seconds"`
@@ -84,7 +84,7 @@ func cmdMigrate(e *env, args []string) error {
 // migration is one convfiles migrate: both stores open.
 type migration struct {
 	e                *env
-	src, dst         *files.Store
+	src, dst         *engine.Store
 	closeSrc         func()
 	closeDst         func()
 	srcCode, dstCode *codeFolders
@@ -173,7 +173,7 @@ func (m *migration) copyConversations(ctx context.Context, jobs int) error {
 	for range jobs {
 		wg.Go(func() {
 			for id := range work {
-				rep, err := files.Transfer(ctx, m.src, m.dst, id, bar.add)
+				rep, err := engine.Transfer(ctx, m.src, m.dst, id, bar.add)
 				mu.Lock()
 				m.report.Add(rep)
 				if err != nil && firstErr == nil {
@@ -205,8 +205,8 @@ func (m *migration) copyConversations(ctx context.Context, jobs int) error {
 // copyKeys copies the API keys the destination lacks, revoked ones as
 // revoked.
 func (m *migration) copyKeys(ctx context.Context) error {
-	from, okFrom := m.src.Index().(auth.KeyStore)
-	to, okTo := m.dst.Index().(auth.KeyStore)
+	from, okFrom := keysOf(m.src.Index())
+	to, okTo := keysOf(m.dst.Index())
 	if !okFrom || !okTo {
 		return nil
 	}
@@ -238,7 +238,7 @@ func (m *migration) copyKeys(ctx context.Context) error {
 // object store. A file the destination holds with the same bytes is
 // left alone.
 func (m *migration) copyCode(ctx context.Context) error {
-	pairs := [][2]*files.Space{{m.srcCode.workspace, m.dstCode.workspace}, {m.srcCode.io, m.dstCode.io}}
+	pairs := [][2]*engine.Space{{m.srcCode.workspace, m.dstCode.workspace}, {m.srcCode.io, m.dstCode.io}}
 	for _, p := range pairs {
 		if p[0] == nil || p[1] == nil {
 			continue
@@ -263,7 +263,7 @@ func (m *migration) copyCode(ctx context.Context) error {
 // copyCodeFile copies a file from one folder to another unless the other
 // holds the same bytes: only a file of the same size is hashed on both
 // sides to find out.
-func copyCodeFile(ctx context.Context, from, to *files.Space, info files.Info) (bool, error) {
+func copyCodeFile(ctx context.Context, from, to *engine.Space, info files.Info) (bool, error) {
 	name := info.Name
 	if have, err := to.Stat(name); err == nil && have.Size == info.Size {
 		src, err := sha256Of(from, name)
@@ -284,7 +284,7 @@ func copyCodeFile(ctx context.Context, from, to *files.Space, info files.Info) (
 }
 
 // sha256Of hashes the file name of sp.
-func sha256Of(sp *files.Space, name string) (string, error) {
+func sha256Of(sp *engine.Space, name string) (string, error) {
 	b, _, err := sp.Open(name)
 	if err != nil {
 		return "", err

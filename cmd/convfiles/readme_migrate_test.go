@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"convfiles/engine/enginetest"
 	"convfiles/files"
-	"convfiles/files/filestest"
 )
 
 // TestReadmeMovingAStore runs the README's two migrate commands on an
@@ -56,7 +57,7 @@ func TestReadmeMovingAStore(t *testing.T) {
 	}
 
 	source := c.openConfig(t, c.config, c.dataDir)
-	want := map[string]filestest.State{"c1": filestest.StateOf(t, source.store, "c1"), "c2": filestest.StateOf(t, source.store, "c2")}
+	want := map[string]enginetest.State{"c1": enginetest.StateOf(t, source.store, "c1"), "c2": enginetest.StateOf(t, source.store, "c2")}
 	_, lastEvent, _ := source.store.Index().EventRange(context.Background())
 	source.close()
 
@@ -69,7 +70,7 @@ func TestReadmeMovingAStore(t *testing.T) {
 	}
 	shared := c.openConfig(t, replica, c.dataDir)
 	for conv, st := range want {
-		if got := filestest.StateOf(t, shared.store, conv); !reflect.DeepEqual(got, st) {
+		if got := enginetest.StateOf(t, shared.store, conv); !reflect.DeepEqual(got, st) {
 			t.Fatalf("%s in PostgreSQL and S3:\n%+v\nwant\n%+v", conv, got, st)
 		}
 	}
@@ -94,7 +95,7 @@ func TestReadmeMovingAStore(t *testing.T) {
 	}
 	home := c.openConfig(t, embedded, filepath.Join(dir, "back"))
 	defer home.close()
-	if got := filestest.StateOf(t, home.store, "c2"); !reflect.DeepEqual(got, want["c2"]) {
+	if got := enginetest.StateOf(t, home.store, "c2"); !reflect.DeepEqual(got, want["c2"]) {
 		t.Fatalf("c2 back on disk:\n%+v\nwant\n%+v", got, want["c2"])
 	}
 	code, out, _ = c.run("", "cat", "--config", embedded, "--data-dir", filepath.Join(dir, "back"), "--conversation", "c1", "after.txt")
@@ -130,7 +131,7 @@ func fillEmbeddedStore(t *testing.T, c *cli) {
 
 // openedStore is a configuration's store, opened by a test.
 type openedStore struct {
-	store *files.Store
+	store *engine.Store
 	close func()
 }
 

@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
 
-	"convfiles/files"
 	"convfiles/formats"
 	"convfiles/internal/fetch"
 	"convfiles/internal/links"
@@ -45,7 +45,7 @@ func cmdRun(e *env, args []string) error {
 	if lang == runtime.TypeScript && name == "stdin.js" {
 		name = "stdin.ts"
 	}
-	var space *files.Space
+	var space *engine.Space
 	switch {
 	case *conv != "":
 		store, closeStore, err := openIndexedStore(cfg, e.logger, nil)
@@ -57,7 +57,7 @@ func cmdRun(e *env, args []string) error {
 			return err
 		}
 	case *dir != "":
-		if space, err = files.OpenDir(*dir, cfg.storeOptions()); err != nil {
+		if space, err = engine.OpenDir(*dir, cfg.storeOptions()); err != nil {
 			return err
 		}
 	}
@@ -98,7 +98,7 @@ func cmdRun(e *env, args []string) error {
 type scripting struct {
 	runtime.Executor
 	formats formats.Caller
-	roots   *files.ReadRoots
+	roots   *engine.ReadRoots
 	fetcher *fetch.Fetcher
 	pool    *sandbox.Pool   // nil in this process
 	runner  *runtime.Runner // nil with a pool
@@ -108,7 +108,7 @@ type scripting struct {
 // newScripting builds the script runner from the configuration; sandboxed
 // runs scripts and decoders in worker processes.
 func newScripting(cfg Config, e *env, sandboxed bool) (*scripting, error) {
-	roots, err := files.OpenReadRoots(cfg.Runtime.ReadRoots)
+	roots, err := engine.OpenReadRoots(cfg.Runtime.ReadRoots)
 	if err != nil {
 		return nil, err
 	}

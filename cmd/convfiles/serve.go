@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"convfiles/engine"
 	"errors"
 	"net/http"
 	"os/signal"
@@ -190,15 +191,15 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 
 // codeFolders are the standalone folders of the code routes.
 type codeFolders struct {
-	workspace *files.Space // PUT /workspace
-	io        *files.Space // scripts that name no conversation; nil when file access is off
+	workspace *engine.Space // PUT /workspace
+	io        *engine.Space // scripts that name no conversation; nil when file access is off
 }
 
 // openCodeFolders opens where saved code and conversation-less scripts'
 // files live: folders of the data folder, or, for replicas sharing an
 // object store, reserved spaces of the store, so every replica sees the
 // code any one saved.
-func openCodeFolders(cfg Config, e *env, store *files.Store) (*codeFolders, error) {
+func openCodeFolders(cfg Config, e *env, store *engine.Store) (*codeFolders, error) {
 	opts := cfg.storeOptions()
 	opts.Logger = e.logger
 	work := opts
@@ -214,11 +215,11 @@ func openCodeFolders(cfg Config, e *env, store *files.Store) (*codeFolders, erro
 		}
 		return c, err
 	}
-	if c.workspace, err = files.OpenDir(cfg.workspaceDir(), work); err != nil {
+	if c.workspace, err = engine.OpenDir(cfg.workspaceDir(), work); err != nil {
 		return nil, err
 	}
 	if cfg.scriptFiles() {
-		if c.io, err = files.OpenDir(cfg.ioDir(), opts); err != nil {
+		if c.io, err = engine.OpenDir(cfg.ioDir(), opts); err != nil {
 			c.workspace.Close()
 			return nil, err
 		}
@@ -234,7 +235,7 @@ func (c *codeFolders) close() {
 }
 
 // storedBytes is the bytes of every conversation, for /metrics.
-func storedBytes(store *files.Store) func() (int64, error) {
+func storedBytes(store *engine.Store) func() (int64, error) {
 	return func() (int64, error) {
 		convs, err := store.Conversations()
 		var n int64

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"convfiles/engine"
+	"convfiles/files/driver"
+	"convfiles/internal/keyrows"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,9 +17,9 @@ import (
 	"convfiles/auth"
 	"convfiles/content"
 	"convfiles/files"
-	"convfiles/files/postgres"
-	"convfiles/files/s3blobs"
-	"convfiles/files/sqlite"
+	"convfiles/postgres"
+	"convfiles/s3blobs"
+	"convfiles/sqlite"
 )
 
 // StorageConfig is the [storage] section: where the metadata and the
@@ -131,8 +134,17 @@ func redactURL(s string) string {
 // storeIndex is what the configured index is: the store's metadata and
 // the hosted mode's keys.
 type storeIndex interface {
-	files.Index
-	auth.KeyStore
+	driver.Index
+	keyrows.Store
+}
+
+// keysOf is the KeyStore over an index that keeps API keys' rows.
+func keysOf(ix driver.Index) (auth.KeyStore, bool) {
+	rows, ok := ix.(keyrows.Store)
+	if !ok {
+		return nil, false
+	}
+	return auth.StoredKeys(rows), true
 }
 
 // openIndex opens the configured index.
@@ -151,7 +163,7 @@ func openIndex(cfg Config) (storeIndex, error) {
 
 // openObjects opens the configured object store, or returns nil for the
 // data folder.
-func openObjects(cfg Config) (files.ObjectStore, error) {
+func openObjects(cfg Config) (driver.ObjectStore, error) {
 	if cfg.Storage.Blobs == "" {
 		return nil, nil
 	}
@@ -195,7 +207,7 @@ func (c Config) indexPath() string { return filepath.Join(c.DataDir, "index.db")
 // openIndexedStore opens the configured index, the object store if any,
 // and the Store of conversations over them; on disk the Store reconciles
 // the index with the folder first. close closes them all.
-func openIndexedStore(cfg Config, logger *slog.Logger, bus *files.Bus) (store *files.Store, close func(), err error) {
+func openIndexedStore(cfg Config, logger *slog.Logger, bus *files.Bus) (store *engine.Store, close func(), err error) {
 	ix, err := openIndex(cfg)
 	if err != nil {
 		return nil, nil, err
@@ -207,7 +219,7 @@ func openIndexedStore(cfg Config, logger *slog.Logger, bus *files.Bus) (store *f
 	}
 	opts := cfg.storeOptions()
 	opts.Logger, opts.Bus, opts.Index, opts.Sniff, opts.Objects = logger, bus, ix, content.SniffMIME, objects
-	store, err = files.OpenStore(cfg.filesDir(), opts)
+	store, err = engine.OpenStore(cfg.filesDir(), opts)
 	if err != nil {
 		ix.Close()
 		return nil, nil, err

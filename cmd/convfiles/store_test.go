@@ -19,7 +19,7 @@ func TestSniffSeesWhatDetectionNeeds(t *testing.T) {
 }
 
 // TestVersionsZeroKeepsNone: [limits] versions = 0 turns versions off
-// (files.Options reads 0 as its default, so the config maps it to -1).
+// (engine.Options reads 0 as its default, so the config maps it to -1).
 func TestVersionsZeroKeepsNone(t *testing.T) {
 	c := newCLI(t)
 	os.WriteFile(c.config, []byte("[limits]\nversions = 0\n"), 0o600)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"convfiles/engine"
 	"fmt"
 	"strconv"
 	"text/tabwriter"
@@ -13,7 +14,7 @@ import (
 // fileCommand parses "--conversation ID FILE [more…]" with want
 // arguments, opens the conversation and finds FILE (a name or an ID; a
 // deleted file by its ID). done closes the Space and the Store.
-func fileCommand(e *env, args []string, name, usage string, want int, extra func(f *flags)) (sp *files.Space, rec files.Record, rest []string, done func(), err error) {
+func fileCommand(e *env, args []string, name, usage string, want int, extra func(f *flags)) (sp *engine.Space, rec files.Record, rest []string, done func(), err error) {
 	f := newFlags(e, name, usage)
 	conv := f.String("conversation", "", "the conversation (required)")
 	if extra != nil {

@@ -5,6 +5,8 @@
 // meant. Untrusted images are checked before they are decoded: an image
 // whose header claims more pixels than MaxPixels is refused without
 // allocating them.
+//
+// It must never import files, the engine or a door: it works on bytes.
 package images
 
 import (

@@ -4,6 +4,8 @@
 // images, fill forms, merge and split. Every call works on bytes in memory
 // and writes to an io.Writer; every third-party call runs under a recover,
 // so a malformed PDF is an error, never a crash.
+//
+// It must never import files, the engine or a door: it works on bytes.
 package pdfs
 
 import (

@@ -5,6 +5,8 @@
 // change it and write it out whole, so they are refused for sheets too
 // large to hold. A zip bomb is refused from its directory, before anything
 // is inflated.
+//
+// It must never import files, the engine or a door: it works on bytes.
 package spreadsheet
 
 import (

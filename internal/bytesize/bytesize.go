@@ -1,5 +1,7 @@
 // Package bytesize formats byte counts for people, in one way everywhere
 // convfiles shows a size in a message.
+//
+// It must never import another convfiles package.
 package bytesize
 
 import (

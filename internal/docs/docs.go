@@ -2,6 +2,8 @@
 // examples and check what it says: the README (the front page) and the
 // reference in docs/, in reading order, as one text. A test that runs
 // "every example" runs those of every page, wherever an example moves.
+//
+// It must never import another convfiles package.
 package docs
 
 import (

@@ -3,6 +3,8 @@
 // cloud-metadata and other non-public addresses are refused after name
 // resolution and again on every redirect, because every connection is made
 // to an address this package resolved and checked itself.
+//
+// It must never import another convfiles package.
 package fetch
 
 import (

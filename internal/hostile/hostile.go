@@ -2,6 +2,9 @@
 // is tested against, and a fixture that plants the traps (links leading
 // out, a sibling conversation, canary files) and proves afterwards that not
 // one byte outside the conversation was read or written.
+//
+// It is for tests only: nothing that ships imports it, and it never
+// imports a door.
 package hostile
 
 import "strings"

@@ -1,6 +1,8 @@
 // Package links builds the browser links of files. It is a leaf so that
 // the HTTP door and the worker processes, which report links in a run's
 // results, build the same ones.
+//
+// It must never import a convfiles package but internal/signing.
 package links
 
 import (

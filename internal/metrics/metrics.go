@@ -2,6 +2,8 @@
 // Prometheus text format: requests and their latencies, script runs, limits
 // hit, bytes stored and file events. Every method is safe on a nil
 // *Metrics, which counts nothing, so the doors never check.
+//
+// It must never import a door, the engine or a storage implementation.
 package metrics
 
 import (

@@ -4,6 +4,8 @@
 // to install, so that `go test ./...` passes on a machine with Go alone;
 // with CONVFILES_REQUIRE naming it (CI sets CONVFILES_REQUIRE=all) the same
 // test fails instead, so nothing is skipped where everything is installed.
+//
+// It must never import another convfiles package.
 package needs
 
 import (

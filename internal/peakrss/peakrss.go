@@ -1,5 +1,7 @@
 // Package peakrss reads and resets the peak resident memory of this
 // process (Linux's VmHWM), for benchmarks whose target is a memory bound.
+//
+// It must never import another convfiles package.
 package peakrss
 
 import (

@@ -4,6 +4,9 @@
 // stopped and removed by Stop. It uses the machine's PostgreSQL binaries
 // (Debian's postgresql package); run as root, the server runs as the
 // postgres user, since initdb refuses root.
+//
+// It is for tests only and must never import a convfiles package but
+// internal/testserver and internal/needs.
 package pgserver
 
 import (

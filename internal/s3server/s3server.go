@@ -2,6 +2,9 @@
 // benchmarks: the Versity S3 Gateway (versitygw) serving a new temporary
 // folder on a free loopback port, stopped and removed by Stop. .ci/run
 // installs the pinned release with go install.
+//
+// It is for tests only and must never import a convfiles package but
+// internal/testserver and internal/needs.
 package s3server
 
 import (

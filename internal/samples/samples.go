@@ -2,6 +2,8 @@
 // and builds the generated ones the same way everywhere: a PDF of text
 // lines is written by TextPDF for content/testdata/gen.go and for the
 // benchmarks alike, object by object, so no PDF writer is under test.
+//
+// It must never import another convfiles package.
 package samples
 
 import (

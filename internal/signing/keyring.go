@@ -4,6 +4,8 @@
 // Each use gets its own subkey (Derive), so a link signature can never
 // pass for a token's, and a worker process can be handed a key that signs
 // links of one conversation only.
+//
+// It must never import another convfiles package.
 package signing
 
 import (

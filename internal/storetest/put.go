@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"convfiles/engine"
 	"testing"
 
 	"convfiles/files"
@@ -10,7 +11,7 @@ import (
 
 // Put writes data as name into conversation conv, as an upload, and
 // returns the file's record.
-func Put(t testing.TB, store *files.Store, conv, name string, data []byte) files.Record {
+func Put(t testing.TB, store *engine.Store, conv, name string, data []byte) files.Record {
 	t.Helper()
 	sp, err := store.Space(conv)
 	if err != nil {
@@ -29,7 +30,7 @@ func Put(t testing.TB, store *files.Store, conv, name string, data []byte) files
 
 // PutSamples uploads samples of content/testdata into conversation conv
 // under their own names and returns their records by name.
-func PutSamples(t testing.TB, store *files.Store, conv string, names ...string) map[string]files.Record {
+func PutSamples(t testing.TB, store *engine.Store, conv string, names ...string) map[string]files.Record {
 	t.Helper()
 	recs := make(map[string]files.Record, len(names))
 	for _, name := range names {

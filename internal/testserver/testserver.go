@@ -2,6 +2,8 @@
 // (internal/pgserver, internal/s3server) share: a free loopback port, a
 // start retried when another process took that port first, and one
 // server per test binary, started by the first test that asks.
+//
+// It must never import another convfiles package.
 package testserver
 
 import (

@@ -5,6 +5,8 @@
 // file costs little; past a bound on the number of changed lines it stops
 // looking for the shortest diff and answers one hunk for the whole
 // changed region, which is still a correct diff.
+//
+// It must never import another convfiles package.
 package textdiff
 
 import (

@@ -10,4 +10,6 @@
 // Tool failures a model can fix (a bad name, a missing file, a limit) come
 // back as tool results with isError and a message that says what to do
 // instead; protocol errors are kept for protocol faults.
+//
+// mcp must never import routes or a storage implementation.
 package mcp

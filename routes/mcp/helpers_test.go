@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -21,7 +22,7 @@ import (
 type env struct {
 	t       testing.TB
 	dir     string
-	store   *files.Store
+	store   *engine.Store
 	server  *mcp.Server
 	client  *sdk.ClientSession
 	updates chan string // URIs of resources/updated notifications
@@ -33,7 +34,7 @@ func link(conv, name string) string { return "http://127.0.0.1:8080/files/" + co
 func newEnv(t testing.TB, conversation string) *env {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "files")
-	store, _ := storetest.Open(t, dir, files.Options{Bus: files.NewBus()})
+	store, _ := storetest.Open(t, dir, engine.Options{Bus: files.NewBus()})
 	return newEnvOn(t, store, dir, conversation, "")
 }
 
@@ -43,7 +44,7 @@ const legacyProtocol = "2025-11-25"
 
 // newEnvOn serves store (over the folder dir) to a client connected with
 // protocol version proto ("" for legacyProtocol).
-func newEnvOn(t testing.TB, store *files.Store, dir, conversation, proto string) *env {
+func newEnvOn(t testing.TB, store *engine.Store, dir, conversation, proto string) *env {
 	return newEnvWith(t, dir, mcp.Config{Store: store, Conversation: conversation}, proto)
 }
 

@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"convfiles/engine"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
@@ -18,7 +19,7 @@ import (
 // nothing for SessionIdle is closed by the server (and stops receiving
 // file events); a session in use stays open.
 func TestIdleHTTPSessionsAreClosed(t *testing.T) {
-	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), files.Options{Bus: files.NewBus()})
+	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), engine.Options{Bus: files.NewBus()})
 	server, err := mcp.New(mcp.Config{Store: store, SessionIdle: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

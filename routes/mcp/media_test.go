@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"bytes"
+	"convfiles/engine"
 	"image"
 	"image/color"
 	"image/png"
@@ -40,7 +41,7 @@ func noisePNG(t *testing.T, side int) []byte {
 func TestMediaAnswersAreScaledUnderTheCap(t *testing.T) {
 	const capBytes = 64 << 10
 	dir := t.TempDir()
-	store, _ := storetest.Open(t, dir, files.Options{})
+	store, _ := storetest.Open(t, dir, engine.Options{})
 	e := newEnvWith(t, dir, mcp.Config{Store: store, Conversation: "media", MaxMediaBytes: capBytes}, "")
 	sp, err := store.Space("media")
 	if err != nil {

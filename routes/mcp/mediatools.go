@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"convfiles/auth"
+	"convfiles/engine"
 	"convfiles/ops"
 	"encoding/json"
 	"errors"
@@ -21,7 +22,7 @@ var visionTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/
 
 // readWhole reads a file of at most max bytes through the Space, with its
 // kind and MIME type sniffed from its bytes.
-func readWhole(sp *files.Space, name string, max int64, what string) ([]byte, content.Kind, string, error) {
+func readWhole(sp *engine.Space, name string, max int64, what string) ([]byte, content.Kind, string, error) {
 	data, info, err := sp.ReadFile(name, max)
 	if files.KindOf(err) == files.KindTooLarge {
 		return nil, "", "", files.E(what, files.KindTooLarge, info.Name,
@@ -89,7 +90,7 @@ func (s *Server) scaledImage(c *call, name string, size int64) (*sdk.CallToolRes
 
 // sniff returns the kind and MIME type of a file from its first bytes,
 // and its size, without reading the rest.
-func sniff(sp *files.Space, name string) (content.Kind, string, int64, error) {
+func sniff(sp *engine.Space, name string) (content.Kind, string, int64, error) {
 	f, info, err := sp.Open(name)
 	if err != nil {
 		return "", "", 0, err

@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"convfiles/engine"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ import (
 // locally lists and reads them.
 func TestHostedFailsClosed(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "files")
-	store, _ := storetest.Open(t, dir, files.Options{Bus: files.NewBus()})
+	store, _ := storetest.Open(t, dir, engine.Options{Bus: files.NewBus()})
 	sp, err := store.Space("c1")
 	if err != nil {
 		t.Fatal(err)

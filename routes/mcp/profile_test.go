@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"path/filepath"
 	"regexp"
@@ -108,7 +109,7 @@ func TestABoundServerTakesItsOwnConversationID(t *testing.T) {
 	}
 }
 
-func openStore(t *testing.T, dir string) *files.Store {
-	store, _ := storetest.Open(t, dir, files.Options{Bus: files.NewBus()})
+func openStore(t *testing.T, dir string) *engine.Store {
+	store, _ := storetest.Open(t, dir, engine.Options{Bus: files.NewBus()})
 	return store
 }

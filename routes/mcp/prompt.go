@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"convfiles/auth"
+	"convfiles/engine"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -55,7 +56,7 @@ func (s *Server) getPrompt(ctx context.Context, req *sdk.GetPromptRequest) (*sdk
 // ConversationPrompt is the system prompt with the first files of a
 // conversation listed, each with its link when link is set: the MCP
 // prompt, and what convfiles prompt --conversation prints.
-func ConversationPrompt(store *files.Store, conv string, link func(conversation, name string) string) (string, error) {
+func ConversationPrompt(store *engine.Store, conv string, link func(conversation, name string) string) (string, error) {
 	var list []prompts.File
 	total := 0
 	if ix := store.Index(); ix != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"convfiles/auth"
+	"convfiles/engine"
 	"convfiles/ops"
 	"encoding/json"
 	"errors"
@@ -32,7 +33,7 @@ type scoped interface{ conversation() string }
 // folder and who is calling.
 type call struct {
 	ctx     context.Context
-	sp      *files.Space
+	sp      *engine.Space
 	conv    string
 	session string
 }

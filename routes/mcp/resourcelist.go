@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"convfiles/files/driver"
 	"encoding/base64"
 	"slices"
 	"strconv"
@@ -81,7 +82,7 @@ func (r *resources) list(ctx context.Context, cursor string) (*sdk.ListResources
 
 // reachable lists, in order, the conversations whose files the caller may
 // list: the server's own one, or those of the index its principal reaches.
-func (r *resources) reachable(ctx context.Context, ix files.Index) ([]string, error) {
+func (r *resources) reachable(ctx context.Context, ix driver.Index) ([]string, error) {
 	p := auth.FromContext(ctx)
 	if p == nil {
 		return nil, nil

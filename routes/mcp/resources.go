@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"convfiles/auth"
+	"convfiles/engine"
 	"fmt"
 	"net/url"
 	"strings"
@@ -98,7 +99,7 @@ func (r *resources) notifyListChanged() {
 
 // follow applies the index's events to the mirror and notifies the
 // subscribers of each changed file, until ctx ends.
-func (r *resources) follow(ctx context.Context, f *files.Follower) {
+func (r *resources) follow(ctx context.Context, f *engine.Follower) {
 	defer r.s.done.Done()
 	defer f.Close()
 	for {
@@ -111,7 +112,7 @@ func (r *resources) follow(ctx context.Context, f *files.Follower) {
 			select {
 			case <-ctx.Done():
 				return
-			case <-time.After(files.FollowPoll):
+			case <-time.After(engine.FollowPoll):
 			}
 			continue
 		}

@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"convfiles/engine"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -47,7 +48,7 @@ func TestResourcesFollowFiles(t *testing.T) {
 // protocol, where updates flow over subscriptions/listen.
 func TestResourceUpdatesOnTheNewProtocol(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "files")
-	store, _ := storetest.Open(t, dir, files.Options{Bus: files.NewBus()})
+	store, _ := storetest.Open(t, dir, engine.Options{Bus: files.NewBus()})
 	resourcesFollowFiles(t, newEnvOn(t, store, dir, "", "2026-07-28"), false)
 }
 
@@ -92,7 +93,7 @@ func resourcesFollowFiles(t *testing.T, e *env, listChanged bool) {
 // before the server started (loaded from the index) and after.
 func TestResourcesListInPages(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "files")
-	store, _ := storetest.Open(t, dir, files.Options{Bus: files.NewBus()})
+	store, _ := storetest.Open(t, dir, engine.Options{Bus: files.NewBus()})
 	sp, _ := store.Space("big")
 	for i := range 700 {
 		sp.WriteBytes(context.Background(), fmt.Sprintf("before/%04d.txt", i), []byte("x"), files.WriteOptions{})

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"convfiles/engine"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -26,7 +27,7 @@ const DefaultSessionIdle = 30 * time.Minute
 
 // Config is what the MCP door needs.
 type Config struct {
-	Store *files.Store
+	Store *engine.Store
 	// Runner runs execute_script; nil leaves the tool out.
 	Runner runtime.Executor
 	// Formats runs the spreadsheet_*, pdf_* and image_* tools (default

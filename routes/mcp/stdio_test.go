@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"bufio"
 	"context"
+	"convfiles/engine"
 	"encoding/json"
 	"io"
 	"path/filepath"
@@ -12,7 +13,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"convfiles/files"
 	"convfiles/internal/storetest"
 	"convfiles/routes/mcp"
 )
@@ -22,7 +22,7 @@ import (
 // tool call, and checks every answer.
 func TestStdioTransportSpeaksJSONRPC(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "files")
-	store, _ := storetest.Open(t, dir, files.Options{})
+	store, _ := storetest.Open(t, dir, engine.Options{})
 	server, err := mcp.New(mcp.Config{Store: store, Conversation: "io"})
 	if err != nil {
 		t.Fatal(err)

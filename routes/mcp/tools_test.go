@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"convfiles/engine"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -184,7 +185,7 @@ func TestExecuteScript(t *testing.T) {
 
 func TestLimitsAndDownloadsAreToolErrors(t *testing.T) {
 	dir := t.TempDir()
-	store, _ := storetest.Open(t, dir, files.Options{Limits: files.Limits{MaxFileBytes: 100}})
+	store, _ := storetest.Open(t, dir, engine.Options{Limits: files.Limits{MaxFileBytes: 100}})
 	e := newEnvWith(t, dir, mcp.Config{Store: store, Conversation: "lim", MaxMediaBytes: 50}, "")
 	msg := e.refused("file_write_text", map[string]any{"id": "big.txt", "content": strings.Repeat("x", 101)})
 	if !strings.Contains(msg, "100") {
@@ -224,7 +225,7 @@ func TestFileDownload(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	store, _ := storetest.Open(t, dir, files.Options{})
+	store, _ := storetest.Open(t, dir, engine.Options{})
 	e := newEnvWith(t, dir, mcp.Config{Store: store, Conversation: "dl", Downloader: open}, "")
 	var got struct {
 		ID, Name, URL string

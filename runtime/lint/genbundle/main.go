@@ -3,6 +3,8 @@
 // browsers) with npm into a temporary folder, lowers it to ES2017 with
 // esbuild (goja does not parse for-await), and gzips it. Run it from
 // runtime/lint with go generate after changing Version.
+//
+// It is run by go generate only and imports no convfiles package.
 package main
 
 import (

@@ -1,0 +1,121 @@
+package engine
+
+import (
+	"convfiles/files"
+	"errors"
+	"sort"
+	"strings"
+)
+
+// List returns every regular file of the Space, sorted by name. Reserved
+// entries (temporary files of writes in progress) and links are not listed.
+func (sp *Space) List() ([]files.Info, error) {
+	var out []files.Info
+	if sp.objects {
+		recs, err := sp.listObjects("")
+		for _, r := range recs {
+			out = append(out, files.Info{ID: r.ID, Name: r.Name, Size: r.Size, ModTime: r.Modified})
+		}
+		return out, err
+	}
+	err := sp.blobs.List(sp.context(), sp.id, "", func(b files.BlobInfo) error {
+		out = append(out, files.Info{Name: b.Path, Size: b.Size, ModTime: b.ModTime})
+		return nil
+	})
+	if err != nil {
+		return nil, relabel("list", err)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Summary counts the files and bytes of the Space and finds its newest change.
+func (sp *Space) Summary() (files.ConversationInfo, error) {
+	info := files.ConversationInfo{ID: sp.id}
+	if sp.objects {
+		recs, err := sp.listObjects("")
+		for _, r := range recs {
+			info.Files++
+			info.Bytes += r.Size
+			if r.Modified.After(info.Modified) {
+				info.Modified = r.Modified
+			}
+		}
+		return info, err
+	}
+	err := sp.blobs.List(sp.context(), sp.id, "", func(b files.BlobInfo) error {
+		info.Files++
+		info.Bytes += b.Size
+		if b.ModTime.After(info.Modified) {
+			info.Modified = b.ModTime
+		}
+		return nil
+	})
+	return info, relabel("summary", err)
+}
+
+// ReadDir lists the folder dir ("" or "." for the top), without recursion,
+// sorted by name. Reserved entries and links are left out. A folder is
+// there while it holds a file, as in an object store: an empty one is not
+// listed.
+func (sp *Space) ReadDir(dir string) ([]files.DirEntry, error) {
+	const op = "list"
+	if dir != "" && dir != "." {
+		clean, err := files.ValidateName(dir)
+		if err != nil {
+			return nil, err
+		}
+		dir = clean
+	} else {
+		dir = "."
+	}
+	if sp.objects {
+		return sp.readDirObjects(dir)
+	}
+	ctx := sp.context()
+	if dir != "." {
+		_, err := sp.blobs.Stat(ctx, sp.key(dir))
+		switch {
+		case err == nil:
+			return nil, files.E(op, files.KindConflict, dir, "is not a folder", nil)
+		case !errors.Is(err, files.ErrIsFolder):
+			return nil, relabel(op, err)
+		}
+	}
+	prefix := ""
+	if dir != "." {
+		prefix = dir + "/"
+	}
+	seen := map[string]bool{}
+	var entries []files.DirEntry
+	err := sp.blobs.List(ctx, sp.id, strings.TrimSuffix(prefix, "/"), func(b files.BlobInfo) error {
+		rest := strings.TrimPrefix(b.Path, prefix)
+		child, _, deeper := strings.Cut(rest, "/")
+		if !seen[child] {
+			seen[child] = true
+			entries = append(entries, files.DirEntry{Name: child, IsDir: deeper})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, relabel(op, err)
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
+	return entries, nil
+}
+
+// Sizes calls each with the name and size of every file whose name begins
+// with prefix ("dir/" for a folder's, "" for all), in name order: from
+// the index's names and sizes alone when there is one.
+func (sp *Space) Sizes(prefix string, each func(name string, size int64)) error {
+	if sp.indexed() {
+		return sp.opts.Index.Sizes(sp.context(), sp.id, prefix, each)
+	}
+	all, err := sp.List()
+	for _, fi := range all {
+		if strings.HasPrefix(fi.Name, prefix) {
+			each(fi.Name, fi.Size)
+		}
+	}
+	return err
+}

@@ -1,0 +1,58 @@
+package sqltext
+
+import "strings"
+
+// CoarseGlob turns a pattern into an SQLite GLOB expression that matches
+// every name MatchGlob matches, and maybe more (SQLite's * crosses "/"), so
+// an index can narrow a listing before MatchGlob decides. Escapes become
+// one-character classes, since SQLite's GLOB has no escape character, and
+// a character class becomes ?, since the two dialects write classes
+// differently (an escaped "]" inside one, as in [a\]], has no SQLite
+// spelling).
+func CoarseGlob(pattern string) string {
+	var b strings.Builder
+	if !strings.Contains(pattern, "/") {
+		b.WriteByte('*') // the base name is a suffix of the name
+	}
+	for i := 0; i < len(pattern); i++ {
+		switch c := pattern[i]; {
+		case c == '\\' && i+1 < len(pattern):
+			i++
+			switch n := pattern[i]; n {
+			case '*', '?', '[', ']':
+				b.WriteString("[" + string(n) + "]")
+			default:
+				b.WriteByte(n)
+			}
+		case c == '[':
+			end := classEnd(pattern, i)
+			if end < 0 {
+				b.WriteByte('*') // ValidateGlob refuses it; stay a superset
+				return b.String()
+			}
+			b.WriteByte('?')
+			i = end
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// classEnd is the index of the "]" that closes the class opened at
+// pattern[open], or -1.
+func classEnd(pattern string, open int) int {
+	i := open + 1
+	if i < len(pattern) && pattern[i] == '^' {
+		i++
+	}
+	for ; i < len(pattern); i++ {
+		switch pattern[i] {
+		case '\\':
+			i++
+		case ']':
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,201 @@
+package postgres
+
+import (
+	"context"
+	"convfiles/files/driver"
+	"errors"
+	"fmt"
+	"time"
+
+	"convfiles/files"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Update runs fn in one transaction. Each conversation fn touches is
+// locked (an advisory lock, held until the transaction ends) before its
+// rows are read, so what fn reads of it is still true when it commits,
+// on this replica or any other: compare-and-commit edits and quota checks
+// cannot be raced. An error from fn rolls back and is returned as is.
+func (ix *Index) Update(ctx context.Context, fn func(driver.Tx) error) error {
+	var fnErr error
+	err := ix.inTx(ctx, func(tx *writeTx) error {
+		fnErr = fn(tx)
+		return fnErr
+	})
+	if fnErr != nil {
+		return fnErr
+	}
+	return wrap("index", err)
+}
+
+// UpdateBatch runs each of fns, in order, in a transaction of its own:
+// PostgreSQL makes concurrent commits durable together by itself, so a
+// Store on this index does not batch (see ConcurrentCommits) and a batch
+// needs no shared transaction. errs[i] is fns[i]'s error, its own or its
+// transaction's.
+func (ix *Index) UpdateBatch(ctx context.Context, fns []func(driver.Tx) error) ([]error, error) {
+	errs := make([]error, len(fns))
+	for i, fn := range fns {
+		errs[i] = ix.Update(ctx, fn)
+	}
+	return errs, nil
+}
+
+// ConcurrentCommits reports that changes should commit in transactions
+// of their own, at once, rather than in group commits: each locks only
+// its conversation, so changes to different conversations never wait for
+// each other, on this replica or another.
+func (ix *Index) ConcurrentCommits() bool { return true }
+
+// commitTimeout bounds a commit, which runs apart from its caller's
+// cancellation (see inTx).
+const commitTimeout = 30 * time.Second
+
+// inTx runs fn in a transaction; an error or a panic rolls it back. The
+// commit itself is not cancelled with ctx: a client that goes away after
+// its change was sent to be committed cannot turn a commit that happened
+// into one its caller believes did not (pgx closes the connection of a
+// cancelled query, and the server may have committed all the same).
+func (ix *Index) inTx(ctx context.Context, fn func(*writeTx) error) (err error) {
+	tx, err := ix.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if !done {
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
+			tx.Rollback(rctx)
+			cancel()
+		}
+	}()
+	if err := fn(&writeTx{ix: ix, ctx: ctx, tx: tx}); err != nil {
+		return err
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
+	defer cancel()
+	done = true
+	if err := tx.Commit(cctx); err != nil {
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) { // no answer from the server: it may have committed
+			return fmt.Errorf("%w: %w", files.ErrCommitUnknown, err)
+		}
+		return err
+	}
+	return nil
+}
+
+// writeTx is the driver.Tx of one Update.
+type writeTx struct {
+	ix     *Index
+	ctx    context.Context
+	tx     pgx.Tx
+	locked map[string]bool
+	events int // events added so far (see insertEvent)
+}
+
+var _ driver.Tx = (*writeTx)(nil)
+
+// lock takes the conversation's advisory lock once per transaction.
+func (t *writeTx) lock(conversation string) error {
+	if t.locked[conversation] {
+		return nil
+	}
+	if _, err := t.tx.Exec(t.ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, conversation); err != nil {
+		return err
+	}
+	if t.locked == nil {
+		t.locked = map[string]bool{}
+	}
+	t.locked[conversation] = true
+	return nil
+}
+
+func (t *writeTx) Lookup(conversation, name string) (files.Record, error) {
+	if err := t.lock(conversation); err != nil {
+		return files.Record{}, wrap("find", err)
+	}
+	return lookup(t.ctx, t.tx, conversation, name)
+}
+
+// ByID finds the file's conversation, locks it, and reads the row again:
+// what the first read saw may have changed before the lock was taken.
+func (t *writeTx) ByID(id string) (files.Record, error) {
+	rec, err := byID(t.ctx, t.tx, id)
+	if err != nil || t.locked[rec.Conversation] {
+		return rec, err
+	}
+	if err := t.lock(rec.Conversation); err != nil {
+		return files.Record{}, wrap("find", err)
+	}
+	return byID(t.ctx, t.tx, id)
+}
+
+// IsFolder looks for one live name below name, under the conversation's
+// lock like every read of a change.
+func (t *writeTx) IsFolder(conversation, name string) (bool, error) {
+	if err := t.lock(conversation); err != nil {
+		return false, wrap("find", err)
+	}
+	var folder bool
+	err := t.tx.QueryRow(t.ctx, `SELECT EXISTS (SELECT 1 FROM files WHERE conversation = $1 AND deleted_on IS NULL
+		AND starts_with(name, $2))`, conversation, name+"/").Scan(&folder)
+	return folder, wrap("find", err)
+}
+
+func (t *writeTx) Usage(conversation string) (files.Usage, error) {
+	if err := t.lock(conversation); err != nil {
+		return files.Usage{}, wrap("usage", err)
+	}
+	return usage(t.ctx, t.tx, conversation)
+}
+
+// AllowanceUsage takes the allowance's advisory lock, then adds up the
+// usage rows of its conversations. Replicas commit changes to different
+// conversations at once, so without the lock two of them could each see
+// room for one change and both commit. starts_with compares bytes,
+// whatever the database's collation.
+func (t *writeTx) AllowanceUsage(a files.Allowance) (int64, error) {
+	if _, err := t.tx.Exec(t.ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, a.Lock()); err != nil {
+		return 0, wrap("usage", err)
+	}
+	var held int64
+	var err error
+	if len(a.Conversations) > 0 {
+		err = t.tx.QueryRow(t.ctx, `SELECT COALESCE(SUM(bytes), 0)::bigint FROM usage WHERE conversation = ANY($1)`, a.Conversations).Scan(&held)
+	} else {
+		err = t.tx.QueryRow(t.ctx, `SELECT COALESCE(SUM(bytes), 0)::bigint FROM usage WHERE starts_with(conversation, $1)`, a.Tenant).Scan(&held)
+	}
+	return held, wrap("usage", err)
+}
+
+func (t *writeTx) Apply(c driver.Change) (driver.Applied, error) {
+	if err := t.lock(c.Record.Conversation); err != nil {
+		return driver.Applied{}, wrap("index", err)
+	}
+	return t.apply(c)
+}
+
+// querier is what reads need: the pool or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Usage returns what a conversation holds, as of the last commit.
+func (ix *Index) Usage(ctx context.Context, conversation string) (files.Usage, error) {
+	return usage(ctx, ix.pool, conversation)
+}
+
+func usage(ctx context.Context, q querier, conversation string) (files.Usage, error) {
+	var u files.Usage
+	var n int64
+	err := q.QueryRow(ctx, `SELECT bytes, files FROM usage WHERE conversation = $1`, conversation).Scan(&u.Bytes, &n)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return files.Usage{}, nil
+	}
+	u.Files = int(n)
+	return u, wrap("usage", err)
+}
