@@ -32,11 +32,11 @@ func (sp *Space) keep() int {
 
 // lookup returns the indexed record of name; ok is false when there is
 // none (no index, or a file the index has not seen yet).
-func (sp *Space) lookup(name string) (files.Record, bool) {
+func (sp *Space) lookup(ctx context.Context, name string) (files.Record, bool) {
 	if !sp.indexed() {
 		return files.Record{}, false
 	}
-	rec, err := sp.opts.Index.Lookup(sp.context(), sp.id, name)
+	rec, err := sp.opts.Index.Lookup(ctx, sp.id, name)
 	if err != nil {
 		if files.KindOf(err) != files.KindNotFound {
 			sp.opts.Logger.Error("index lookup", "conversation", sp.id, "name", name, "err", err)
@@ -99,8 +99,8 @@ var describeBuffers = sync.Pool{New: func() any { b := make([]byte, 64<<10); ret
 // Resolve turns what a caller calls a file, its ID or its name, into its
 // name. An ID is looked up in the index and must belong to this Space's
 // conversation and be live; anything else is validated as a name.
-func (sp *Space) Resolve(idOrName string) (string, error) {
-	if rec, ok := sp.byID(idOrName); ok {
+func (sp *Space) Resolve(ctx context.Context, idOrName string) (string, error) {
+	if rec, ok := sp.byID(ctx, idOrName); ok {
 		if rec.Deleted != nil {
 			return "", files.E("find", files.KindNotFound, idOrName, "the file with this ID was deleted; its versions can be restored", nil)
 		}
@@ -111,11 +111,11 @@ func (sp *Space) Resolve(idOrName string) (string, error) {
 
 // byID returns the indexed file (live or deleted) whose ID is s, if s is
 // one and the file belongs to this Space's conversation.
-func (sp *Space) byID(s string) (files.Record, bool) {
+func (sp *Space) byID(ctx context.Context, s string) (files.Record, bool) {
 	if !sp.indexed() || !looksLikeID(s) {
 		return files.Record{}, false
 	}
-	rec, err := sp.opts.Index.ByID(sp.context(), s)
+	rec, err := sp.opts.Index.ByID(ctx, s)
 	return rec, err == nil && rec.Conversation == sp.id
 }
 

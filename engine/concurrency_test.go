@@ -51,7 +51,7 @@ func TestConcurrentOverwritesAreNeverTorn(t *testing.T) {
 					return
 				default:
 				}
-				f, _, err := sp.Open("shared.bin")
+				f, _, err := sp.Open(ctx, "shared.bin")
 				if err != nil {
 					errs <- err
 					return
@@ -150,7 +150,7 @@ func TestParallelWritersNeverOvershootQuota(t *testing.T) {
 	}
 	// Overwrites release the old bytes: rewriting a file in place still fits.
 	sp := space(t, s, "q")
-	list, _ := sp.List()
+	list, _ := sp.List(ctx)
 	if _, err := sp.WriteBytes(ctx, list[0].Name, []byte("small"), files.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -14,11 +14,11 @@ import (
 )
 
 // ReadAt returns up to n bytes of the file name from offset off.
-func (sp *Space) ReadAt(name string, off, n int64) ([]byte, error) {
+func (sp *Space) ReadAt(ctx context.Context, name string, off, n int64) ([]byte, error) {
 	if off < 0 || n < 0 || n > files.MaxReadAt {
 		return nil, files.E("read", files.KindInvalid, name, fmt.Sprintf("offset and length must be positive, and a read at most %s", files.FormatBytes(files.MaxReadAt)), nil)
 	}
-	f, info, err := sp.Open(name)
+	f, info, err := sp.Open(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -87,12 +87,12 @@ func (sp *Space) Copy(ctx context.Context, src, dst string, opts files.WriteOpti
 		sum, _ := hex.DecodeString(rec.SHA256)
 		return sp.copyObject(ctx, sp.key(rec.Blob), rec.Size, sum, dst, opts)
 	}
-	f, _, err := sp.Open(src)
+	f, _, err := sp.Open(ctx, src)
 	if err != nil {
 		return files.Info{}, err
 	}
 	defer f.Close()
-	if rec, ok := sp.lookup(src); ok && opts.DerivedFrom == "" {
+	if rec, ok := sp.lookup(ctx, src); ok && opts.DerivedFrom == "" {
 		opts.DerivedFrom = rec.ID
 	}
 	return sp.Write(ctx, dst, f, opts)
@@ -100,15 +100,19 @@ func (sp *Space) Copy(ctx context.Context, src, dst string, opts files.WriteOpti
 
 // Rename moves the file from to the name to, replacing a file there (but
 // never a folder). Missing parent folders of to are created.
-func (sp *Space) Rename(from, to string) (files.Info, error) { return sp.rename(from, to, false) }
+func (sp *Space) Rename(ctx context.Context, from, to string) (files.Info, error) {
+	return sp.rename(ctx, from, to, false)
+}
 
 // RenameNew is Rename that refuses, with KindConflict, to replace a file
 // at to: a door where a typo must not cost a file (an LLM's tool) uses it.
 // Like a create with NoReplace, it is decided atomically on disk, even
 // against other processes.
-func (sp *Space) RenameNew(from, to string) (files.Info, error) { return sp.rename(from, to, true) }
+func (sp *Space) RenameNew(ctx context.Context, from, to string) (files.Info, error) {
+	return sp.rename(ctx, from, to, true)
+}
 
-func (sp *Space) rename(from, to string, noReplace bool) (files.Info, error) {
+func (sp *Space) rename(ctx context.Context, from, to string, noReplace bool) (files.Info, error) {
 	const op = "rename"
 	from, err := files.ValidateName(from)
 	if err != nil {
@@ -121,7 +125,7 @@ func (sp *Space) rename(from, to string, noReplace bool) (files.Info, error) {
 		return files.Info{}, err
 	}
 	var info files.Info
-	_, err = sp.update(sp.context(), op, to, func(t *txn) error {
+	_, err = sp.update(ctx, op, to, func(t *txn) error {
 		info, err = t.rename(from, to, noReplace)
 		return err
 	})
@@ -206,7 +210,7 @@ func (sp *Space) ReplaceLines(ctx context.Context, name string, start, end int, 
 	if start < 1 || end < start-1 {
 		return 0, files.E(op, files.KindInvalid, name, "lines are numbered from 1, and the end may not come before the start", nil)
 	}
-	f, info, err := sp.Open(name)
+	f, info, err := sp.Open(ctx, name)
 	if err != nil {
 		return 0, err
 	}
@@ -282,8 +286,8 @@ func spliceLines(src io.ReaderAt, size int64, w io.Writer, start, end int, text 
 // Search returns the lines of the file name that re matches, streaming the
 // file. re is RE2 (Go's regexp), so no pattern can backtrack
 // catastrophically. truncated says more lines matched than MaxMatches.
-func (sp *Space) Search(name string, re *regexp.Regexp) (matches []files.Match, truncated bool, err error) {
-	f, info, err := sp.Open(name)
+func (sp *Space) Search(ctx context.Context, name string, re *regexp.Regexp) (matches []files.Match, truncated bool, err error) {
+	f, info, err := sp.Open(ctx, name)
 	if err != nil {
 		return nil, false, err
 	}

@@ -35,7 +35,7 @@ func TestReadLinesAcrossCheckpoints(t *testing.T) {
 		{3*lineStride + 8, 3*lineStride + 9, ""},
 	}
 	for _, tt := range tests {
-		got, err := sp.ReadLines("big.txt", files.LineQuery{Start: tt.start, End: tt.end})
+		got, err := sp.ReadLines(context.Background(), "big.txt", files.LineQuery{Start: tt.start, End: tt.end})
 		if err != nil || got.Content != tt.want || got.TotalLines != 3*lineStride+7 {
 			t.Errorf("lines %d-%d: %q (%d lines) %v", tt.start, tt.end, got.Content, got.TotalLines, err)
 		}
@@ -44,11 +44,11 @@ func TestReadLinesAcrossCheckpoints(t *testing.T) {
 	if _, err := sp.WriteAt(context.Background(), "big.txt", 0, []byte("LINE"), files.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := sp.ReadLines("big.txt", files.LineQuery{Start: 1, End: 1}); got.Content != "LINE 1\n" {
+	if got, _ := sp.ReadLines(context.Background(), "big.txt", files.LineQuery{Start: 1, End: 1}); got.Content != "LINE 1\n" {
 		t.Errorf("after WriteAt: %q", got.Content)
 	}
 	sp.WriteBytes(context.Background(), "nolf.txt", []byte("a\nb"), files.WriteOptions{})
-	if n, _ := sp.LineCount("nolf.txt"); n != 2 {
+	if n, _ := sp.LineCount(context.Background(), "nolf.txt"); n != 2 {
 		t.Errorf("a last line without a newline: %d lines", n)
 	}
 }
@@ -63,13 +63,13 @@ func TestReadLinesIsExactAndBounded(t *testing.T) {
 	ctx := context.Background()
 	for _, body := range []string{"a\nb\n", "a\nb", "", "\n\n", "only"} {
 		sp.WriteBytes(ctx, "t.txt", []byte(body), files.WriteOptions{})
-		whole, err := sp.ReadLines("t.txt", files.LineQuery{})
+		whole, err := sp.ReadLines(ctx, "t.txt", files.LineQuery{})
 		if err != nil || whole.Content != body || whole.Truncated {
 			t.Errorf("whole %q: %+v %v", body, whole, err)
 		}
 		var parts string
 		for i := 1; i <= whole.TotalLines; i++ {
-			r, _ := sp.ReadLines("t.txt", files.LineQuery{Start: i, End: i})
+			r, _ := sp.ReadLines(ctx, "t.txt", files.LineQuery{Start: i, End: i})
 			parts += r.Content
 		}
 		if parts != body {
@@ -77,19 +77,19 @@ func TestReadLinesIsExactAndBounded(t *testing.T) {
 		}
 	}
 	sp.WriteBytes(ctx, "cap.txt", []byte("11111\n22222\n33333\n"), files.WriteOptions{})
-	r, _ := sp.ReadLines("cap.txt", files.LineQuery{MaxBytes: 14})
+	r, _ := sp.ReadLines(ctx, "cap.txt", files.LineQuery{MaxBytes: 14})
 	if r.Content != "11111\n22222\n" || !r.Truncated || r.NextLine != 3 || r.NextOffset != 0 {
 		t.Errorf("capped at a line boundary: %+v", r)
 	}
 	// A line longer than the read buffer that does not fit ends the range
 	// before it, though its first pieces would have.
 	sp.WriteBytes(ctx, "wide.txt", []byte("short\n"+strings.Repeat("w", 100<<10)+"\n"), files.WriteOptions{})
-	r, _ = sp.ReadLines("wide.txt", files.LineQuery{MaxBytes: 70 << 10})
+	r, _ = sp.ReadLines(ctx, "wide.txt", files.LineQuery{MaxBytes: 70 << 10})
 	if r.Content != "short\n" || !r.Truncated || r.NextLine != 2 {
 		t.Errorf("capped before a wide line: %d bytes, %+v", len(r.Content), r.NextLine)
 	}
 	sp.WriteBytes(ctx, "long.txt", []byte("ééééé\nx\n"), files.WriteOptions{})
-	r, _ = sp.ReadLines("long.txt", files.LineQuery{MaxBytes: 5})
+	r, _ = sp.ReadLines(ctx, "long.txt", files.LineQuery{MaxBytes: 5})
 	if r.Content != "éé" || !r.Truncated || r.NextOffset != 4 || r.NextLine != 0 {
 		t.Errorf("capped inside a long line: %+v", r)
 	}
@@ -128,36 +128,36 @@ func TestSearchRenameCopyBytes(t *testing.T) {
 	sp := space(t, s, "s")
 	ctx := context.Background()
 	sp.WriteBytes(ctx, "log.txt", []byte("ok 1\nERROR disk\nok 2\nerror net\n"), files.WriteOptions{})
-	m, trunc, err := sp.Search("log.txt", regexp.MustCompile(`(?i)^error`))
+	m, trunc, err := sp.Search(ctx, "log.txt", regexp.MustCompile(`(?i)^error`))
 	if err != nil || trunc || len(m) != 2 || m[0] != (files.Match{Line: 2, Content: "ERROR disk"}) || m[1].Line != 4 {
 		t.Fatalf("search %+v %v", m, err)
 	}
 	if _, err := sp.Copy(ctx, "log.txt", "backup/log.txt", files.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sp.Rename("log.txt", "archive/old.txt"); err != nil {
+	if _, err := sp.Rename(ctx, "log.txt", "archive/old.txt"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sp.Stat("log.txt"); files.KindOf(err) != files.KindNotFound {
+	if _, err := sp.Stat(ctx, "log.txt"); files.KindOf(err) != files.KindNotFound {
 		t.Fatalf("the old name survived: %v", err)
 	}
 	if got := readAll(t, sp, "archive/old.txt"); !strings.HasPrefix(got, "ok 1") {
 		t.Fatalf("renamed: %q", got)
 	}
-	if _, err := sp.Rename("archive/old.txt", "backup"); files.KindOf(err) != files.KindConflict {
+	if _, err := sp.Rename(ctx, "archive/old.txt", "backup"); files.KindOf(err) != files.KindConflict {
 		t.Fatalf("rename onto a folder: %v", err)
 	}
-	if _, err := sp.Rename("archive/old.txt", "../x"); files.KindOf(err) != files.KindInvalid {
+	if _, err := sp.Rename(ctx, "archive/old.txt", "../x"); files.KindOf(err) != files.KindInvalid {
 		t.Fatalf("rename out: %v", err)
 	}
 	sp.WriteAt(ctx, "b.bin", 4, []byte{9, 9}, files.WriteOptions{})
-	if b, _ := sp.ReadAt("b.bin", 0, 100); string(b) != "\x00\x00\x00\x00\x09\x09" {
+	if b, _ := sp.ReadAt(ctx, "b.bin", 0, 100); string(b) != "\x00\x00\x00\x00\x09\x09" {
 		t.Fatalf("bytes: %v", b)
 	}
-	if b, _ := sp.ReadAt("b.bin", 5, 100); len(b) != 1 {
+	if b, _ := sp.ReadAt(ctx, "b.bin", 5, 100); len(b) != 1 {
 		t.Fatalf("tail read: %v", b)
 	}
-	if _, err := sp.ReadAt("b.bin", 0, files.MaxReadAt+1); files.KindOf(err) != files.KindInvalid {
+	if _, err := sp.ReadAt(ctx, "b.bin", 0, files.MaxReadAt+1); files.KindOf(err) != files.KindInvalid {
 		t.Fatalf("oversized read: %v", err)
 	}
 }
@@ -166,7 +166,7 @@ func TestSearchStopsAtMaxMatches(t *testing.T) {
 	s, _ := newStore(t, files.Limits{})
 	sp := space(t, s, "m")
 	writeLines(t, sp, "many.txt", files.MaxMatches+5)
-	m, truncated, err := sp.Search("many.txt", regexp.MustCompile(`^line`))
+	m, truncated, err := sp.Search(context.Background(), "many.txt", regexp.MustCompile(`^line`))
 	if err != nil || !truncated || len(m) != files.MaxMatches || m[files.MaxMatches-1].Line != files.MaxMatches {
 		t.Fatalf("%d matches, truncated %v, %v", len(m), truncated, err)
 	}
@@ -180,18 +180,18 @@ func TestRenameNewNeverReplaces(t *testing.T) {
 	ctx := context.Background()
 	sp.WriteBytes(ctx, "a.txt", []byte("a"), files.WriteOptions{})
 	sp.WriteBytes(ctx, "b.txt", []byte("b"), files.WriteOptions{})
-	if _, err := sp.RenameNew("a.txt", "b.txt"); files.KindOf(err) != files.KindConflict {
+	if _, err := sp.RenameNew(ctx, "a.txt", "b.txt"); files.KindOf(err) != files.KindConflict {
 		t.Fatalf("renaming onto a taken name: %v, want a conflict", err)
 	}
 	for name, want := range map[string]string{"a.txt": "a", "b.txt": "b"} {
-		if got, _ := sp.ReadAt(name, 0, 10); string(got) != want {
+		if got, _ := sp.ReadAt(ctx, name, 0, 10); string(got) != want {
 			t.Errorf("%s holds %q after the refused rename, want %q", name, got, want)
 		}
 	}
-	if info, err := sp.RenameNew("a.txt", "c/a.txt"); err != nil || info.Name != "c/a.txt" {
+	if info, err := sp.RenameNew(ctx, "a.txt", "c/a.txt"); err != nil || info.Name != "c/a.txt" {
 		t.Fatalf("renaming to a free name: %+v %v", info, err)
 	}
-	if _, err := sp.Stat("a.txt"); files.KindOf(err) != files.KindNotFound {
+	if _, err := sp.Stat(ctx, "a.txt"); files.KindOf(err) != files.KindNotFound {
 		t.Errorf("the old name is still there: %v", err)
 	}
 }

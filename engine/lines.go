@@ -3,6 +3,7 @@ package engine
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"convfiles/files"
 	"io"
 	"sync"
@@ -118,8 +119,8 @@ func (sp *Space) lines(f io.ReaderAt, info files.Info) (*lineIndex, error) {
 
 // ReadLines returns the lines q asks for of the file name, reading only
 // around them. Lines past the end give an empty Content.
-func (sp *Space) ReadLines(name string, q files.LineQuery) (files.LineRange, error) {
-	f, info, err := sp.Open(name)
+func (sp *Space) ReadLines(ctx context.Context, name string, q files.LineQuery) (files.LineRange, error) {
+	f, info, err := sp.Open(ctx, name)
 	if err != nil {
 		return files.LineRange{}, err
 	}
@@ -202,8 +203,8 @@ func utf8Prefix(p []byte, n int) []byte {
 }
 
 // LineCount returns how many lines the file name has.
-func (sp *Space) LineCount(name string) (int, error) {
-	f, info, err := sp.Open(name)
+func (sp *Space) LineCount(ctx context.Context, name string) (int, error) {
+	f, info, err := sp.Open(ctx, name)
 	if err != nil {
 		return 0, err
 	}

@@ -62,7 +62,7 @@ func BenchmarkReadLinesGiB(b *testing.B) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		for b.Loop() {
-			r, err := sp.ReadLines("big.txt", files.LineQuery{Start: 500_000, End: 500_010})
+			r, err := sp.ReadLines(context.Background(), "big.txt", files.LineQuery{Start: 500_000, End: 500_010})
 			if err != nil || r.TotalLines != 1_000_000 || r.Content[:6] != "500000" {
 				b.Fatalf("%v %d %.10q", err, r.TotalLines, r.Content)
 			}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"convfiles/files"
 	"errors"
 	"sort"
@@ -9,16 +10,16 @@ import (
 
 // List returns every regular file of the Space, sorted by name. Reserved
 // entries (temporary files of writes in progress) and links are not listed.
-func (sp *Space) List() ([]files.Info, error) {
+func (sp *Space) List(ctx context.Context) ([]files.Info, error) {
 	var out []files.Info
 	if sp.objects {
-		recs, err := sp.listObjects("")
+		recs, err := sp.listObjects(ctx, "")
 		for _, r := range recs {
 			out = append(out, files.Info{ID: r.ID, Name: r.Name, Size: r.Size, ModTime: r.Modified})
 		}
 		return out, err
 	}
-	err := sp.blobs.List(sp.context(), sp.id, "", func(b files.BlobInfo) error {
+	err := sp.blobs.List(ctx, sp.id, "", func(b files.BlobInfo) error {
 		out = append(out, files.Info{Name: b.Path, Size: b.Size, ModTime: b.ModTime})
 		return nil
 	})
@@ -30,10 +31,10 @@ func (sp *Space) List() ([]files.Info, error) {
 }
 
 // Summary counts the files and bytes of the Space and finds its newest change.
-func (sp *Space) Summary() (files.ConversationInfo, error) {
+func (sp *Space) Summary(ctx context.Context) (files.ConversationInfo, error) {
 	info := files.ConversationInfo{ID: sp.id}
 	if sp.objects {
-		recs, err := sp.listObjects("")
+		recs, err := sp.listObjects(ctx, "")
 		for _, r := range recs {
 			info.Files++
 			info.Bytes += r.Size
@@ -43,7 +44,7 @@ func (sp *Space) Summary() (files.ConversationInfo, error) {
 		}
 		return info, err
 	}
-	err := sp.blobs.List(sp.context(), sp.id, "", func(b files.BlobInfo) error {
+	err := sp.blobs.List(ctx, sp.id, "", func(b files.BlobInfo) error {
 		info.Files++
 		info.Bytes += b.Size
 		if b.ModTime.After(info.Modified) {
@@ -58,7 +59,7 @@ func (sp *Space) Summary() (files.ConversationInfo, error) {
 // sorted by name. Reserved entries and links are left out. A folder is
 // there while it holds a file, as in an object store: an empty one is not
 // listed.
-func (sp *Space) ReadDir(dir string) ([]files.DirEntry, error) {
+func (sp *Space) ReadDir(ctx context.Context, dir string) ([]files.DirEntry, error) {
 	const op = "list"
 	if dir != "" && dir != "." {
 		clean, err := files.ValidateName(dir)
@@ -70,9 +71,8 @@ func (sp *Space) ReadDir(dir string) ([]files.DirEntry, error) {
 		dir = "."
 	}
 	if sp.objects {
-		return sp.readDirObjects(dir)
+		return sp.readDirObjects(ctx, dir)
 	}
-	ctx := sp.context()
 	if dir != "." {
 		_, err := sp.blobs.Stat(ctx, sp.key(dir))
 		switch {
@@ -107,11 +107,11 @@ func (sp *Space) ReadDir(dir string) ([]files.DirEntry, error) {
 // Sizes calls each with the name and size of every file whose name begins
 // with prefix ("dir/" for a folder's, "" for all), in name order: from
 // the index's names and sizes alone when there is one.
-func (sp *Space) Sizes(prefix string, each func(name string, size int64)) error {
+func (sp *Space) Sizes(ctx context.Context, prefix string, each func(name string, size int64)) error {
 	if sp.indexed() {
-		return sp.opts.Index.Sizes(sp.context(), sp.id, prefix, each)
+		return sp.opts.Index.Sizes(ctx, sp.id, prefix, each)
 	}
-	all, err := sp.List()
+	all, err := sp.List(ctx)
 	for _, fi := range all {
 		if strings.HasPrefix(fi.Name, prefix) {
 			each(fi.Name, fi.Size)

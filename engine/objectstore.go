@@ -29,22 +29,22 @@ func (s *Store) removeObjects(ctx context.Context, q *quota, id string) error {
 }
 
 // listObjects is List in an object store: the index's rows.
-func (sp *Space) listObjects(prefix string) ([]files.Record, error) {
-	recs, _, err := sp.opts.Index.List(sp.context(), sp.id, files.ListQuery{Prefix: prefix})
+func (sp *Space) listObjects(ctx context.Context, prefix string) ([]files.Record, error) {
+	recs, _, err := sp.opts.Index.List(ctx, sp.id, files.ListQuery{Prefix: prefix})
 	return recs, relabelErr("list", err)
 }
 
 // readDirObjects is ReadDir in an object store: the folder's rows.
-func (sp *Space) readDirObjects(dir string) ([]files.DirEntry, error) {
+func (sp *Space) readDirObjects(ctx context.Context, dir string) ([]files.DirEntry, error) {
 	const op = "list"
 	prefix := ""
 	if dir != "." {
-		if _, err := sp.opts.Index.Lookup(sp.context(), sp.id, dir); err == nil {
+		if _, err := sp.opts.Index.Lookup(ctx, sp.id, dir); err == nil {
 			return nil, files.E(op, files.KindConflict, dir, "is not a folder", nil)
 		}
 		prefix = dir + "/"
 	}
-	recs, err := sp.listObjects(prefix)
+	recs, err := sp.listObjects(ctx, prefix)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"convfiles/files"
 	"io"
 )
@@ -8,9 +9,9 @@ import (
 // ReadFile reads the whole file name, refusing with KindTooLarge, before
 // reading, a file larger than max bytes. A file that grows past max while
 // it is read is refused too: never more than max+1 bytes are read.
-func (sp *Space) ReadFile(name string, max int64) ([]byte, files.Info, error) {
+func (sp *Space) ReadFile(ctx context.Context, name string, max int64) ([]byte, files.Info, error) {
 	const op = "read"
-	f, info, err := sp.Open(name)
+	f, info, err := sp.Open(ctx, name)
 	if err != nil {
 		return nil, info, err
 	}

@@ -23,7 +23,7 @@ func BenchmarkReadFile40MiB(b *testing.B) {
 	b.Run("convfiles", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			got, _, err := sp.ReadFile("big.bin", 50<<20)
+			got, _, err := sp.ReadFile(context.Background(), "big.bin", 50<<20)
 			if err != nil || len(got) != len(data) {
 				b.Fatalf("read %d bytes: %v", len(got), err)
 			}

@@ -15,14 +15,14 @@ func TestReadFileRefusesWhatIsTooLarge(t *testing.T) {
 	if _, err := sp.WriteBytes(ctx, "a.txt", []byte("0123456789"), files.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	data, info, err := sp.ReadFile("a.txt", 10)
+	data, info, err := sp.ReadFile(ctx, "a.txt", 10)
 	if err != nil || string(data) != "0123456789" || info.Size != 10 {
 		t.Fatalf("ReadFile at its cap: %q %+v %v", data, info, err)
 	}
-	if _, _, err := sp.ReadFile("a.txt", 9); files.KindOf(err) != files.KindTooLarge || !strings.Contains(err.Error(), "10 B") {
+	if _, _, err := sp.ReadFile(ctx, "a.txt", 9); files.KindOf(err) != files.KindTooLarge || !strings.Contains(err.Error(), "10 B") {
 		t.Fatalf("ReadFile over its cap: %v", err)
 	}
-	if _, _, err := sp.ReadFile("../a.txt", 10); files.KindOf(err) != files.KindInvalid {
+	if _, _, err := sp.ReadFile(ctx, "../a.txt", 10); files.KindOf(err) != files.KindInvalid {
 		t.Fatalf("a hostile name: %v", err)
 	}
 }
@@ -36,7 +36,7 @@ func TestIfUnchangedRefusesAWriteOverAChange(t *testing.T) {
 	if _, err := sp.WriteBytes(ctx, "book.xlsx", []byte("v1"), files.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	_, read, err := sp.ReadFile("book.xlsx", 1<<20)
+	_, read, err := sp.ReadFile(ctx, "book.xlsx", 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,14 +47,14 @@ func TestIfUnchangedRefusesAWriteOverAChange(t *testing.T) {
 	if !errors.Is(err, files.ErrChanged) || files.KindOf(err) != files.KindConflict {
 		t.Fatalf("a write over a change: %v", err)
 	}
-	if got, _, _ := sp.ReadFile("book.xlsx", 1<<20); string(got) != "v2 by another writer" {
+	if got, _, _ := sp.ReadFile(ctx, "book.xlsx", 1<<20); string(got) != "v2 by another writer" {
 		t.Fatalf("the other writer's content was lost: %q", got)
 	}
-	_, again, _ := sp.ReadFile("book.xlsx", 1<<20)
+	_, again, _ := sp.ReadFile(ctx, "book.xlsx", 1<<20)
 	if _, err := sp.WriteBytes(ctx, "book.xlsx", []byte("v2 edited"), files.WriteOptions{IfUnchanged: &again}); err != nil {
 		t.Fatalf("a write over what was read: %v", err)
 	}
-	sp.Remove("book.xlsx")
+	sp.Remove(ctx, "book.xlsx")
 	if _, err := sp.WriteBytes(ctx, "book.xlsx", []byte("v3"), files.WriteOptions{IfUnchanged: &again}); !errors.Is(err, files.ErrChanged) {
 		t.Fatalf("a write over a deleted file: %v", err)
 	}

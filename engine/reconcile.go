@@ -25,7 +25,7 @@ func (s *Store) reconcile() error {
 	started := time.Now().UnixNano()
 	mark, clean := s.takeCleanMark(ctx)
 	if !clean {
-		if err := sweepReserved(s.root, s.opts.Logger); err != nil {
+		if err := sweepReserved(s.root, s.opts.Logger, s.opened); err != nil {
 			return files.E("open store", files.KindInternal, "", "cannot sweep leftover temporary files", err)
 		}
 	} else if err := sweepTop(s.root); err != nil {
@@ -76,7 +76,7 @@ func (s *Store) sweepConversation(id string) error {
 		return files.E("open store", files.KindInternal, id, "cannot open the conversation's folder", err)
 	}
 	defer r.Close()
-	if err := sweepReserved(r, s.opts.Logger); err != nil {
+	if err := sweepReserved(r, s.opts.Logger, s.opened); err != nil {
 		return files.E("open store", files.KindInternal, id, "cannot sweep leftover temporary files", err)
 	}
 	return nil
@@ -134,11 +134,11 @@ func parseVersion(s string) (int, bool) {
 
 // FileByID returns the indexed record of a file, live or deleted, in any
 // conversation. It fails with KindNotFound without an index.
-func (s *Store) FileByID(id string) (files.Record, error) {
+func (s *Store) FileByID(ctx context.Context, id string) (files.Record, error) {
 	if s.opts.Index == nil || !looksLikeID(id) {
 		return files.Record{}, files.E("find", files.KindNotFound, id, "no file has this ID", nil)
 	}
-	return s.opts.Index.ByID(context.Background(), id)
+	return s.opts.Index.ByID(ctx, id)
 }
 
 // Index returns the Store's index, or nil.
@@ -146,8 +146,8 @@ func (s *Store) Index() driver.Index { return s.opts.Index }
 
 // conversationsFromIndex lists the conversations the index knows, plus
 // empty folders on disk, sorted by ID.
-func (s *Store) conversationsFromIndex() ([]files.ConversationInfo, error) {
-	list, err := s.opts.Index.Conversations(context.Background())
+func (s *Store) conversationsFromIndex(ctx context.Context) ([]files.ConversationInfo, error) {
+	list, err := s.opts.Index.Conversations(ctx)
 	if err != nil {
 		return nil, err
 	}

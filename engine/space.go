@@ -29,31 +29,10 @@ type Space struct {
 	// close releases what the Space holds (a standalone folder's handle).
 	close func() error
 
-	// base is the context of the request the Space serves (see Bind).
-	base context.Context
-
 	lineCache *lineCache // shared by the Spaces of one Store
 	names     *nameLocks // likewise
 	commits   *committer // likewise; nil without an index
 	reaper    *reaper    // likewise; nil without an index
-}
-
-// Bind makes ctx bound the operations of the Space that take no context
-// of their own (reads, listings, renames, removals), as the others are
-// bound by theirs: once the request the Space serves ends or passes its
-// deadline, they stop waiting for the index or the blobs. A change that
-// was sent to be committed still commits (see Index.Update). It returns sp.
-func (sp *Space) Bind(ctx context.Context) *Space {
-	sp.base = ctx
-	return sp
-}
-
-// context is what bounds an operation that takes no context (see Bind).
-func (sp *Space) context() context.Context {
-	if sp.base != nil {
-		return sp.base
-	}
-	return context.Background()
 }
 
 // ID returns the conversation ID, or "" for a standalone folder.
@@ -91,7 +70,7 @@ func (sp *Space) loadUsage(ctx context.Context) error {
 	var total int64
 	var err error
 	if sp.indexed() {
-		total, err = sp.indexedUsage()
+		total, err = sp.indexedUsage(ctx)
 	} else {
 		err = sp.blobs.List(ctx, sp.id, "", func(b files.BlobInfo) error { total += b.Size; return nil })
 	}
@@ -104,26 +83,26 @@ func (sp *Space) loadUsage(ctx context.Context) error {
 
 // indexedUsage is what the index says the conversation holds: one row,
 // shared by every process on the data folder.
-func (sp *Space) indexedUsage() (int64, error) {
-	u, err := sp.opts.Index.Usage(sp.context(), sp.id)
+func (sp *Space) indexedUsage(ctx context.Context) (int64, error) {
+	u, err := sp.opts.Index.Usage(ctx, sp.id)
 	return u.Bytes, err
 }
 
 // Stat returns the Info of the regular file name.
-func (sp *Space) Stat(name string) (files.Info, error) {
+func (sp *Space) Stat(ctx context.Context, name string) (files.Info, error) {
 	const op = "stat"
 	name, err := files.ValidateName(name)
 	if err != nil {
 		return files.Info{}, err
 	}
 	if sp.objects {
-		rec, err := sp.objectRecord(sp.context(), op, name)
+		rec, err := sp.objectRecord(ctx, op, name)
 		if err != nil {
 			return files.Info{}, err
 		}
 		return files.Info{ID: rec.ID, Name: name, Size: rec.Size, ModTime: rec.Modified}, nil
 	}
-	b, err := sp.blobs.Stat(sp.context(), sp.key(name))
+	b, err := sp.blobs.Stat(ctx, sp.key(name))
 	if err != nil {
 		return files.Info{}, relabel(op, err)
 	}
@@ -133,13 +112,13 @@ func (sp *Space) Stat(name string) (files.Info, error) {
 // Open opens the file name for reading. The caller must close it. A
 // symbolic link is refused even when it points inside the folder:
 // convfiles never creates links, so one found here was planted.
-func (sp *Space) Open(name string) (files.Blob, files.Info, error) {
+func (sp *Space) Open(ctx context.Context, name string) (files.Blob, files.Info, error) {
 	const op = "read"
 	name, err := files.ValidateName(name)
 	if err != nil {
 		return nil, files.Info{}, err
 	}
-	b, err := sp.openBlob(sp.context(), op, name)
+	b, err := sp.openBlob(ctx, op, name)
 	if err != nil {
 		return nil, files.Info{}, err
 	}
@@ -189,13 +168,12 @@ func noLinkedFolder(r *os.Root, op, name string) error {
 
 // Remove deletes the file name. Folders are not removed (seed 001's
 // os.remove contract); an empty folder left behind is harmless.
-func (sp *Space) Remove(name string) error {
+func (sp *Space) Remove(ctx context.Context, name string) error {
 	const op = "remove"
 	name, err := files.ValidateName(name)
 	if err != nil {
 		return err
 	}
-	ctx := sp.context()
 	_, err = sp.update(ctx, op, name, func(t *txn) error {
 		if sp.objects {
 			return t.removeObject(op, name)

@@ -35,7 +35,7 @@ func space(t testing.TB, s *Store, id string) *Space {
 
 func readAll(t *testing.T, sp *Space, name string) string {
 	t.Helper()
-	f, _, err := sp.Open(name)
+	f, _, err := sp.Open(context.Background(), name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,13 +63,13 @@ func TestWriteReadOverwriteRemove(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(s.Dir(), "conv-1", "sub", "dir", "a.txt")); err != nil {
 		t.Fatalf("file not where DESIGN.md puts it: %v", err)
 	}
-	if err := sp.Remove("sub/dir/a.txt"); err != nil {
+	if err := sp.Remove(ctx, "sub/dir/a.txt"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sp.Stat("sub/dir/a.txt"); files.KindOf(err) != files.KindNotFound {
+	if _, err := sp.Stat(ctx, "sub/dir/a.txt"); files.KindOf(err) != files.KindNotFound {
 		t.Fatalf("stat after remove: %v", err)
 	}
-	if err := sp.Remove("sub"); files.KindOf(err) != files.KindConflict {
+	if err := sp.Remove(ctx, "sub"); files.KindOf(err) != files.KindConflict {
 		t.Fatalf("removing a folder: %v, want conflict", err)
 	}
 	want := []files.EventType{files.FileCreated, files.FileModified, files.FileDeleted}
@@ -88,10 +88,10 @@ func TestWriteReadOverwriteRemove(t *testing.T) {
 func TestReadMissingConversationIsNotFound(t *testing.T) {
 	s, _ := newStore(t, files.Limits{})
 	sp := space(t, s, "never-written")
-	if _, _, err := sp.Open("a.txt"); files.KindOf(err) != files.KindNotFound {
+	if _, _, err := sp.Open(context.Background(), "a.txt"); files.KindOf(err) != files.KindNotFound {
 		t.Fatalf("got %v", err)
 	}
-	if list, err := sp.List(); err != nil || len(list) != 0 {
+	if list, err := sp.List(context.Background()); err != nil || len(list) != 0 {
 		t.Fatalf("list of missing conversation: %v %v", list, err)
 	}
 	if _, err := os.Stat(filepath.Join(s.Dir(), "never-written")); !os.IsNotExist(err) {
@@ -167,7 +167,7 @@ func TestSweepRemovesStaleTempsButNotLiveOnes(t *testing.T) {
 		t.Error("trash folder survived the sweep")
 	}
 	sp := space(t, s, "c")
-	if list, _ := sp.List(); len(list) != 0 {
+	if list, _ := sp.List(context.Background()); len(list) != 0 {
 		t.Errorf("reserved names listed: %v", list)
 	}
 }
@@ -179,17 +179,17 @@ func TestRemoveConversation(t *testing.T) {
 	sp.WriteBytes(ctx, "a/b.txt", []byte("x"), files.WriteOptions{})
 	other := space(t, s, "stays")
 	other.WriteBytes(ctx, "b.txt", []byte("y"), files.WriteOptions{})
-	if err := s.RemoveConversation("gone"); err != nil {
+	if err := s.RemoveConversation(ctx, "gone"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := sp.WriteBytes(ctx, "late.txt", []byte("z"), files.WriteOptions{}); files.KindOf(err) != files.KindConflict {
 		t.Fatalf("write through a Space of a deleted conversation: %v", err)
 	}
-	convs, _ := s.Conversations()
+	convs, _ := s.Conversations(ctx)
 	if len(convs) != 1 || convs[0].ID != "stays" || convs[0].Files != 1 || convs[0].Bytes != 1 {
 		t.Fatalf("conversations after removal: %+v", convs)
 	}
-	if err := s.RemoveConversation("gone"); files.KindOf(err) != files.KindNotFound {
+	if err := s.RemoveConversation(ctx, "gone"); files.KindOf(err) != files.KindNotFound {
 		t.Fatalf("second removal: %v", err)
 	}
 	entries, _ := os.ReadDir(s.Dir())
@@ -290,8 +290,8 @@ func TestQuotaCountsFilesWrittenByAnotherProcess(t *testing.T) {
 	defer second.Close()
 	sp2 := space(t, second, "q")
 	readAll(t, sp2, "a")
-	sp2.Remove("a")       // before the count is loaded: 600 bytes remain
-	sp2.Rename("b", "b2") // a rename changes no usage
+	sp2.Remove(ctx, "a")       // before the count is loaded: 600 bytes remain
+	sp2.Rename(ctx, "b", "b2") // a rename changes no usage
 	if _, err := sp2.WriteBytes(ctx, "d", make([]byte, 400), files.WriteOptions{}); err != nil {
 		t.Fatalf("600 + 400 fit 1000: %v", err)
 	}

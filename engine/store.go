@@ -75,6 +75,9 @@ type Store struct {
 	reaper *reaper
 	// outside wakes followers for changes other processes record.
 	outside *outsideChanges
+	// opened is when the Store was opened: a temporary file written
+	// before it and locked by no one is a dead writer's (see inUse).
+	opened time.Time
 	// verified is when the start-up reconciliation that this Store ran
 	// began, in Unix nanoseconds; 0 when it ran none (see cleanMark).
 	verified int64
@@ -92,7 +95,7 @@ func OpenStore(dir string, opts Options) (*Store, error) {
 		return nil, files.E(op, files.KindInternal, "", "cannot open the data folder", err)
 	}
 	opts = opts.withDefaults()
-	s := &Store{dir: root.Name(), root: root, opts: opts, convs: map[string]*quota{}, roots: newRootCache(256, opts.Now)}
+	s := &Store{dir: root.Name(), root: root, opts: opts, opened: time.Now(), convs: map[string]*quota{}, roots: newRootCache(256, opts.Now)}
 	if opts.Index != nil {
 		s.commits = newCommitter(opts.Index)
 	}
@@ -110,7 +113,7 @@ func OpenStore(dir string, opts Options) (*Store, error) {
 		return s, nil
 	}
 	sweep := func() error {
-		if err := sweepReserved(root, s.opts.Logger); err != nil {
+		if err := sweepReserved(root, s.opts.Logger, s.opened); err != nil {
 			return files.E(op, files.KindInternal, "", "cannot sweep leftover temporary files", err)
 		}
 		return nil
@@ -231,13 +234,13 @@ func (s *Store) openConversation(id string, create bool) (*os.Root, error) {
 
 // Conversations lists every conversation folder, sorted by ID. Entries whose
 // names are not valid conversation IDs are not conversations and are skipped.
-func (s *Store) Conversations() ([]files.ConversationInfo, error) {
+func (s *Store) Conversations(ctx context.Context) ([]files.ConversationInfo, error) {
 	if s.opts.Index != nil {
-		return s.conversationsFromIndex()
+		return s.conversationsFromIndex(ctx)
 	}
 	var out []files.ConversationInfo
-	err := s.blobs.Conversations(context.Background(), func(id string) error {
-		if info, err := s.Conversation(id); err == nil { // else removed while we listed
+	err := s.blobs.Conversations(ctx, func(id string) error {
+		if info, err := s.Conversation(ctx, id); err == nil { // else removed while we listed
 			out = append(out, info)
 		}
 		return nil
@@ -250,12 +253,12 @@ func (s *Store) Conversations() ([]files.ConversationInfo, error) {
 }
 
 // Conversation summarizes one conversation's folder.
-func (s *Store) Conversation(id string) (files.ConversationInfo, error) {
+func (s *Store) Conversation(ctx context.Context, id string) (files.ConversationInfo, error) {
 	if s.opts.Index != nil {
 		if err := files.ValidateConversationID(id); err != nil {
 			return files.ConversationInfo{}, err
 		}
-		list, err := s.conversationsFromIndex()
+		list, err := s.conversationsFromIndex(ctx)
 		if err != nil {
 			return files.ConversationInfo{}, err
 		}
@@ -271,31 +274,30 @@ func (s *Store) Conversation(id string) (files.ConversationInfo, error) {
 		return files.ConversationInfo{}, err
 	}
 	defer sp.Close()
-	return sp.Summary()
+	return sp.Summary(ctx)
 }
 
 // RemoveConversation deletes a conversation and every file in it: its
 // blobs first, which vanish from sight at once (see Blobs), then its rows.
 // Spaces still open on it refuse further writes.
-func (s *Store) RemoveConversation(id string) error {
+func (s *Store) RemoveConversation(ctx context.Context, id string) error {
 	if err := files.ValidateConversationID(id); err != nil {
 		return err
 	}
 	if s.commits == nil {
-		return s.removeConversation(id)
+		return s.removeConversation(ctx, id)
 	}
 	var err error
-	s.commits.exclusive(func() { err = s.removeConversation(id) })
+	s.commits.exclusive(func() { err = s.removeConversation(ctx, id) })
 	return err
 }
 
 // removeConversation removes a conversation's blobs and then its rows,
 // under the conversation's lock, so no change of it runs in between.
-func (s *Store) removeConversation(id string) error {
+func (s *Store) removeConversation(ctx context.Context, id string) error {
 	q := s.quotaFor(id)
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	ctx := context.Background()
 	if s.objects != nil {
 		return s.removeObjects(ctx, q, id)
 	}
@@ -343,7 +345,7 @@ func openStandalone(abs string, create bool, log *slog.Logger) (*os.Root, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := sweepReserved(r, log); err != nil {
+	if err := sweepReserved(r, log, time.Now()); err != nil {
 		r.Close()
 		return nil, err
 	}

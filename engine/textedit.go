@@ -20,7 +20,7 @@ func (sp *Space) EditText(ctx context.Context, name string, edits []files.TextEd
 	if err := files.CheckEdits(name, edits); err != nil {
 		return files.EditResult{}, err
 	}
-	f, info, err := sp.Open(name)
+	f, info, err := sp.Open(ctx, name)
 	if err != nil {
 		return files.EditResult{}, err
 	}

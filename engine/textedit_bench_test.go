@@ -54,7 +54,7 @@ func BenchmarkEdit100KiB(b *testing.B) {
 	})
 	b.Run("whole-file", func(b *testing.B) {
 		for b.Loop() {
-			data, _, err := sp.ReadFile("doc.txt", 1<<20)
+			data, _, err := sp.ReadFile(ctx, "doc.txt", 1<<20)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -11,27 +11,27 @@ import (
 // Record returns the indexed record of a file, by ID or by name. A deleted
 // file is found by its ID, with Deleted set, so its versions can be listed
 // and restored.
-func (sp *Space) Record(idOrName string) (files.Record, error) {
+func (sp *Space) Record(ctx context.Context, idOrName string) (files.Record, error) {
 	const op = "info"
 	if !sp.indexed() {
 		name, err := files.ValidateName(idOrName)
 		if err != nil {
 			return files.Record{}, err
 		}
-		info, err := sp.Stat(name)
+		info, err := sp.Stat(ctx, name)
 		if err != nil {
 			return files.Record{}, err
 		}
 		return files.Record{Conversation: sp.id, Name: name, Size: info.Size, Modified: info.ModTime, Version: 1}, nil
 	}
-	if rec, ok := sp.byID(idOrName); ok {
+	if rec, ok := sp.byID(ctx, idOrName); ok {
 		return rec, nil
 	}
 	name, err := files.ValidateName(idOrName)
 	if err != nil {
 		return files.Record{}, err
 	}
-	rec, err := sp.opts.Index.Lookup(sp.context(), sp.id, name)
+	rec, err := sp.opts.Index.Lookup(ctx, sp.id, name)
 	if files.KindOf(err) == files.KindNotFound {
 		return files.Record{}, notFound(op, name)
 	}
@@ -40,26 +40,26 @@ func (sp *Space) Record(idOrName string) (files.Record, error) {
 
 // Versions lists the kept earlier versions of a file (by ID or name),
 // newest first.
-func (sp *Space) Versions(idOrName string) ([]files.Version, error) {
-	rec, err := sp.Record(idOrName)
+func (sp *Space) Versions(ctx context.Context, idOrName string) ([]files.Version, error) {
+	rec, err := sp.Record(ctx, idOrName)
 	if err != nil {
 		return nil, err
 	}
 	if !sp.indexed() {
 		return []files.Version{}, nil
 	}
-	return sp.opts.Index.Versions(sp.context(), rec.ID)
+	return sp.opts.Index.Versions(ctx, rec.ID)
 }
 
 // OpenVersion opens version n of the file with the given ID for reading.
 // The caller must close it.
-func (sp *Space) OpenVersion(id string, n int) (files.Blob, files.Version, error) {
+func (sp *Space) OpenVersion(ctx context.Context, id string, n int) (files.Blob, files.Version, error) {
 	const op = "read version"
-	v, err := sp.findVersion(id, n)
+	v, err := sp.findVersion(ctx, id, n)
 	if err != nil {
 		return nil, files.Version{}, err
 	}
-	f, err := sp.blobs.Open(sp.context(), sp.versionKey(v))
+	f, err := sp.blobs.Open(ctx, sp.versionKey(v))
 	if err != nil {
 		if files.KindOf(err) == files.KindNotFound {
 			return nil, files.Version{}, files.E(op, files.KindNotFound, v.Name, "the bytes of this version are gone", nil)
@@ -69,12 +69,12 @@ func (sp *Space) OpenVersion(id string, n int) (files.Blob, files.Version, error
 	return f, v, nil
 }
 
-func (sp *Space) findVersion(id string, n int) (files.Version, error) {
-	rec, err := sp.Record(id)
+func (sp *Space) findVersion(ctx context.Context, id string, n int) (files.Version, error) {
+	rec, err := sp.Record(ctx, id)
 	if err != nil {
 		return files.Version{}, err
 	}
-	list, err := sp.Versions(rec.ID)
+	list, err := sp.Versions(ctx, rec.ID)
 	if err != nil {
 		return files.Version{}, err
 	}
@@ -91,17 +91,17 @@ func (sp *Space) findVersion(id string, n int) (files.Version, error) {
 // name, with its ID, unless another file now has that name.
 func (sp *Space) Restore(ctx context.Context, id string, n int, opts files.WriteOptions) (files.Info, error) {
 	const op = "restore"
-	rec, err := sp.Record(id)
+	rec, err := sp.Record(ctx, id)
 	if err != nil {
 		return files.Info{}, err
 	}
-	f, v, err := sp.OpenVersion(rec.ID, n)
+	f, v, err := sp.OpenVersion(ctx, rec.ID, n)
 	if err != nil {
 		return files.Info{}, err
 	}
 	defer f.Close()
 	if rec.Deleted != nil {
-		if _, err := sp.Stat(rec.Name); err == nil || files.KindOf(err) != files.KindNotFound {
+		if _, err := sp.Stat(ctx, rec.Name); err == nil || files.KindOf(err) != files.KindNotFound {
 			return files.Info{}, files.E(op, files.KindConflict, rec.Name, "another file has this name now; rename it first", nil)
 		}
 		ctx = context.WithValue(ctx, reviveKey{}, rec.ID)
@@ -114,19 +114,19 @@ func (sp *Space) Restore(ctx context.Context, id string, n int, opts files.Write
 
 // Find returns one page of the Space's files and how many match in all:
 // from the index when there is one, else from a walk of the folder.
-func (sp *Space) Find(q files.ListQuery) ([]files.Record, int, error) {
+func (sp *Space) Find(ctx context.Context, q files.ListQuery) ([]files.Record, int, error) {
 	if q.Pattern != "" {
 		if err := files.ValidateGlob(q.Pattern); err != nil {
 			return nil, 0, err
 		}
 	}
 	if sp.indexed() {
-		return sp.opts.Index.List(sp.context(), sp.id, q)
+		return sp.opts.Index.List(ctx, sp.id, q)
 	}
 	if q.Deleted { // a folder without an index keeps no deleted files
 		return []files.Record{}, 0, nil
 	}
-	all, err := sp.List()
+	all, err := sp.List(ctx)
 	if err != nil {
 		return nil, 0, err
 	}

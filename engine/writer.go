@@ -176,7 +176,7 @@ func (w *Writer) reserve(n int64, charge bool) error {
 	}
 	var refresh func() (int64, error)
 	if w.sp.indexed() {
-		refresh = w.sp.indexedUsage
+		refresh = func() (int64, error) { return w.sp.indexedUsage(w.ctx) }
 	}
 	if err := w.sp.q.reserve(op, w.name, n, w.sp.opts.Limits.MaxConversationBytes, refresh); err != nil {
 		if charge {

@@ -92,18 +92,18 @@ func TestReadDir(t *testing.T) {
 	for _, n := range []string{"b.txt", "a/x.txt", "a/y/z.txt"} {
 		sp.WriteBytes(ctx, n, []byte("x"), files.WriteOptions{})
 	}
-	top, _ := sp.ReadDir("")
-	sub, _ := sp.ReadDir("a")
+	top, _ := sp.ReadDir(ctx, "")
+	sub, _ := sp.ReadDir(ctx, "a")
 	if len(top) != 2 || top[0] != (files.DirEntry{Name: "a", IsDir: true}) || top[1] != (files.DirEntry{Name: "b.txt", IsDir: false}) {
 		t.Fatalf("top %+v", top)
 	}
 	if len(sub) != 2 || sub[0].Name != "x.txt" || sub[1] != (files.DirEntry{Name: "y", IsDir: true}) {
 		t.Fatalf("sub %+v", sub)
 	}
-	if _, err := sp.ReadDir("b.txt"); files.KindOf(err) != files.KindConflict {
+	if _, err := sp.ReadDir(ctx, "b.txt"); files.KindOf(err) != files.KindConflict {
 		t.Fatalf("a file as a folder: %v", err)
 	}
-	if _, err := sp.ReadDir("../x"); files.KindOf(err) != files.KindInvalid {
+	if _, err := sp.ReadDir(ctx, "../x"); files.KindOf(err) != files.KindInvalid {
 		t.Fatalf("traversal: %v", err)
 	}
 }

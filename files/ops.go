@@ -13,29 +13,33 @@ import (
 // sandbox), so the index, quotas and events stay in one place.
 //
 // Open and OpenVersion hand out a Blob to read; where its bytes are in a
-// local file (see LocalFile) a worker receives the descriptor itself and
-// never a path.
+// local file a worker receives the descriptor itself and never a path.
+//
+// Every method takes the context of the request it serves: once that
+// ends or passes its deadline, the call stops waiting for the index or
+// the blobs. A change already sent to be committed still commits, and
+// is reported as committed or as unknown, never as undone.
 type Ops interface {
 	// ID is the conversation ID, or "" for a standalone folder.
 	ID() string
 	// HostPath is where name lives on the host, for display only.
 	HostPath(name string) string
 
-	Stat(name string) (Info, error)
-	Open(name string) (Blob, Info, error)
-	ReadFile(name string, max int64) ([]byte, Info, error)
-	ReadAt(name string, off, n int64) ([]byte, error)
-	ReadLines(name string, q LineQuery) (LineRange, error)
-	LineCount(name string) (int, error)
-	ReadDir(dir string) ([]DirEntry, error)
-	List() ([]Info, error)
-	Search(name string, re *regexp.Regexp) ([]Match, bool, error)
+	Stat(ctx context.Context, name string) (Info, error)
+	Open(ctx context.Context, name string) (Blob, Info, error)
+	ReadFile(ctx context.Context, name string, max int64) ([]byte, Info, error)
+	ReadAt(ctx context.Context, name string, off, n int64) ([]byte, error)
+	ReadLines(ctx context.Context, name string, q LineQuery) (LineRange, error)
+	LineCount(ctx context.Context, name string) (int, error)
+	ReadDir(ctx context.Context, dir string) ([]DirEntry, error)
+	List(ctx context.Context) ([]Info, error)
+	Search(ctx context.Context, name string, re *regexp.Regexp) ([]Match, bool, error)
 
-	Resolve(idOrName string) (string, error)
-	Record(idOrName string) (Record, error)
-	Versions(idOrName string) ([]Version, error)
-	Find(q ListQuery) ([]Record, int, error)
-	Sizes(prefix string, each func(name string, size int64)) error
+	Resolve(ctx context.Context, idOrName string) (string, error)
+	Record(ctx context.Context, idOrName string) (Record, error)
+	Versions(ctx context.Context, idOrName string) ([]Version, error)
+	Find(ctx context.Context, q ListQuery) ([]Record, int, error)
+	Sizes(ctx context.Context, prefix string, each func(name string, size int64)) error
 
 	Write(ctx context.Context, name string, r io.Reader, opts WriteOptions) (Info, error)
 	WriteBytes(ctx context.Context, name string, data []byte, opts WriteOptions) (Info, error)
@@ -45,9 +49,9 @@ type Ops interface {
 	ReplaceLines(ctx context.Context, name string, start, end int, text string, opts WriteOptions) (int, error)
 	EditText(ctx context.Context, name string, edits []TextEdit, dryRun bool, opts WriteOptions) (EditResult, error)
 	Copy(ctx context.Context, src, dst string, opts WriteOptions) (Info, error)
-	Rename(from, to string) (Info, error)
-	RenameNew(from, to string) (Info, error)
-	Remove(name string) error
+	Rename(ctx context.Context, from, to string) (Info, error)
+	RenameNew(ctx context.Context, from, to string) (Info, error)
+	Remove(ctx context.Context, name string) error
 	Restore(ctx context.Context, id string, n int, opts WriteOptions) (Info, error)
 }
 

@@ -58,12 +58,12 @@ const MaxInputBytes = files.DefaultMaxFileBytes
 
 // load reads the file idOrName whole, refusing one larger than
 // MaxInputBytes before reading it.
-func (e Env) load(idOrName string) (source, error) {
-	name, err := e.Space.Resolve(idOrName)
+func (e Env) load(ctx context.Context, idOrName string) (source, error) {
+	name, err := e.Space.Resolve(ctx, idOrName)
 	if err != nil {
 		return source{}, err
 	}
-	data, info, err := e.Space.ReadFile(name, MaxInputBytes)
+	data, info, err := e.Space.ReadFile(ctx, name, MaxInputBytes)
 	return source{name: name, info: info, data: data}, err
 }
 
@@ -75,7 +75,7 @@ func (e Env) load(idOrName string) (source, error) {
 func (e Env) save(ctx context.Context, output, def string, data []byte, from source) (Written, error) {
 	opts := e.Write
 	opts.Source = files.SourceDerived
-	if rec, err := e.Space.Record(from.name); err == nil {
+	if rec, err := e.Space.Record(ctx, from.name); err == nil {
 		opts.DerivedFrom = rec.ID
 	}
 	if output != "" {
@@ -106,7 +106,7 @@ func (e Env) write(ctx context.Context, name string, data []byte, opts files.Wri
 	}
 	w := Written{ID: info.Name, Name: info.Name, Size: info.Size, Created: info.Replaced < 0,
 		MIME: content.RecordedMIME(info.Name, "")}
-	if rec, err := e.Space.Record(info.Name); err == nil {
+	if rec, err := e.Space.Record(ctx, info.Name); err == nil {
 		w.ID, w.MIME = rec.ID, content.RecordedMIME(rec.Name, rec.MIME)
 	}
 	return w, nil
@@ -125,12 +125,12 @@ const editAttempts = 8
 // meanwhile, the edit starts again from the new content, so both changes
 // land. With create, a file that does not exist is made, from data nil.
 func (e Env) edit(ctx context.Context, op, file string, create bool, change func(src source) ([]byte, error)) (Written, error) {
-	name, err := e.Space.Resolve(file)
+	name, err := e.Space.Resolve(ctx, file)
 	if err != nil {
 		return Written{}, err
 	}
 	for attempt := 1; ; attempt++ {
-		src, err := e.load(name)
+		src, err := e.load(ctx, name)
 		opts := e.Write
 		switch {
 		case err == nil:

@@ -32,7 +32,7 @@ func env(t *testing.T, names ...string) formats.Env {
 
 func record(t *testing.T, e formats.Env, name string) files.Record {
 	t.Helper()
-	rec, err := e.Space.Record(name)
+	rec, err := e.Space.Record(ctx, name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestEditsInPlaceKeepVersions(t *testing.T) {
 		}
 	}
 	rec := record(t, e, "form.pdf")
-	vs, err := e.Space.Versions(rec.ID)
+	vs, err := e.Space.Versions(ctx, rec.ID)
 	if err != nil || len(vs) != 2 || rec.Version != 3 || rec.Source != files.SourceUpload {
 		t.Fatalf("after two edits: %+v, versions %+v %v", rec, vs, err)
 	}
@@ -106,7 +106,7 @@ func TestEditsInPlaceKeepVersions(t *testing.T) {
 	if err != nil || got.Value != 115.0 {
 		t.Fatalf("the total after the edit: %+v %v", got, err)
 	}
-	if vs, _ := e.Space.Versions(record(t, e, "budget.xlsx").ID); len(vs) != 1 {
+	if vs, _ := e.Space.Versions(ctx, record(t, e, "budget.xlsx").ID); len(vs) != 1 {
 		t.Fatalf("the workbook kept %d versions", len(vs))
 	}
 }
@@ -150,7 +150,7 @@ func TestConcurrentEditsAllLand(t *testing.T) {
 // is a clear error of the right kind.
 func TestHostileNamesAndFilesAreRefused(t *testing.T) {
 	e := env(t, "sample.png", "sample.pdf", "random.bin")
-	before, _ := e.Space.List()
+	before, _ := e.Space.List(ctx)
 	for what, err := range map[string]error{
 		"resize to ../": func() error {
 			_, err := formats.Resize(ctx, e, formats.ResizeArgs{File: "sample.png", Width: 8, ImageOutput: formats.ImageOutput{Output: "../escape.png"}})
@@ -169,7 +169,7 @@ func TestHostileNamesAndFilesAreRefused(t *testing.T) {
 			t.Errorf("%s: %v, want an invalid-name error", what, err)
 		}
 	}
-	if after, _ := e.Space.List(); len(after) != len(before) {
+	if after, _ := e.Space.List(ctx); len(after) != len(before) {
 		t.Errorf("refused operations wrote files: %d before, %d after", len(before), len(after))
 	}
 	ihdr := []byte("IHDR\x00\x01\x86\xa0\x00\x01\x86\xa0\x08\x06\x00\x00\x00") // 100000×100000 RGBA

@@ -12,8 +12,8 @@ import (
 
 // ImageInfo returns an image's size (as shown, after EXIF orientation),
 // format and color depth, from its header.
-func ImageInfo(_ context.Context, e Env, a FileArgs) (images.Info, error) {
-	return e.probe("image.info", a.File)
+func ImageInfo(ctx context.Context, e Env, a FileArgs) (images.Info, error) {
+	return e.probe(ctx, "image.info", a.File)
 }
 
 // headBytes is how much of an image probe reads first: the header, the
@@ -23,12 +23,12 @@ const headBytes = 64 << 10
 // probe reads an image's header from the start of its file. Only an image
 // whose header lies further in (a TIFF may put it at the end) is read
 // whole, within MaxInputBytes.
-func (e Env) probe(op, idOrName string) (images.Info, error) {
-	name, err := e.Space.Resolve(idOrName)
+func (e Env) probe(ctx context.Context, op, idOrName string) (images.Info, error) {
+	name, err := e.Space.Resolve(ctx, idOrName)
 	if err != nil {
 		return images.Info{}, err
 	}
-	f, info, err := e.Space.Open(name)
+	f, info, err := e.Space.Open(ctx, name)
 	if err != nil {
 		return images.Info{}, err
 	}
@@ -42,7 +42,7 @@ func (e Env) probe(op, idOrName string) (images.Info, error) {
 	if err == nil || info.Size <= int64(n) {
 		return out, refused(op, name, err)
 	}
-	src, err := e.load(name)
+	src, err := e.load(ctx, name)
 	if err != nil {
 		return images.Info{}, err
 	}
@@ -73,7 +73,7 @@ type ImageWritten struct {
 // f ("" keeps the source's, or PNG for one convfiles does not write).
 func (e Env) transform(ctx context.Context, op, file string, o ImageOutput, f images.Format, suffix func(image.Image) string,
 	fn func(img image.Image) (image.Image, error)) (ImageWritten, error) {
-	src, err := e.load(file)
+	src, err := e.load(ctx, file)
 	if err != nil {
 		return ImageWritten{}, err
 	}
@@ -197,14 +197,14 @@ func Composite(ctx context.Context, e Env, a CompositeArgs) (ImageWritten, error
 	// Every image the operation holds is counted before any is decoded:
 	// each may pass the per-image cap while all of them together need
 	// gigabytes.
-	base, err := e.probe("image.composite", a.File)
+	base, err := e.probe(ctx, "image.composite", a.File)
 	if err != nil {
 		return ImageWritten{}, err
 	}
 	pixels := int64(base.Width) * int64(base.Height)
 	srcs := make([]source, len(a.Overlays))
 	for i, o := range a.Overlays {
-		if srcs[i], err = e.load(o.Image); err != nil {
+		if srcs[i], err = e.load(ctx, o.Image); err != nil {
 			return ImageWritten{}, err
 		}
 		info, err := images.Probe(srcs[i].data)
@@ -263,8 +263,8 @@ const DefaultMaxSide = 2048
 // ToBase64 returns an image for a vision model or a web page: turned the
 // way its EXIF says, shrunk to fit the box, as PNG, JPEG, WebP or GIF. An
 // image that needs neither is returned as its own bytes.
-func ToBase64(_ context.Context, e Env, a Base64Args) (Encoded, error) {
-	src, err := e.load(a.File)
+func ToBase64(ctx context.Context, e Env, a Base64Args) (Encoded, error) {
+	src, err := e.load(ctx, a.File)
 	if err != nil {
 		return Encoded{}, err
 	}

@@ -14,8 +14,8 @@ import (
 
 // PDFInfo returns a document's pages, page sizes, metadata and whether it
 // has a form.
-func PDFInfo(_ context.Context, e Env, a FileArgs) (pdfs.Info, error) {
-	src, err := e.load(a.File)
+func PDFInfo(ctx context.Context, e Env, a FileArgs) (pdfs.Info, error) {
+	src, err := e.load(ctx, a.File)
 	if err != nil {
 		return pdfs.Info{}, err
 	}
@@ -31,7 +31,7 @@ type TextArgs struct {
 
 // ExtractText returns a document's text page by page.
 func ExtractText(ctx context.Context, e Env, a TextArgs) (content.PDFText, error) {
-	src, err := e.load(a.File)
+	src, err := e.load(ctx, a.File)
 	if err != nil {
 		return content.PDFText{}, err
 	}
@@ -114,7 +114,7 @@ type AddImageArgs struct {
 // AddImage draws an image file onto a page. PNG and JPEG are placed as
 // they are; other formats are converted to PNG first.
 func AddImage(ctx context.Context, e Env, a AddImageArgs) (PDFEdited, error) {
-	img, err := e.load(a.Image)
+	img, err := e.load(ctx, a.Image)
 	if err != nil {
 		return PDFEdited{}, err
 	}
@@ -141,8 +141,8 @@ func AddImage(ctx context.Context, e Env, a AddImageArgs) (PDFEdited, error) {
 }
 
 // FormFields lists a document's form fields.
-func FormFields(_ context.Context, e Env, a FileArgs) ([]pdfs.Field, error) {
-	src, err := e.load(a.File)
+func FormFields(ctx context.Context, e Env, a FileArgs) ([]pdfs.Field, error) {
+	src, err := e.load(ctx, a.File)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,7 @@ func Merge(ctx context.Context, e Env, a MergeArgs) (PDFEdited, error) {
 	var first source
 	total := 0
 	for i, f := range a.Files {
-		src, err := e.load(f)
+		src, err := e.load(ctx, f)
 		if err != nil {
 			return PDFEdited{}, err
 		}
@@ -215,7 +215,7 @@ type SplitArgs struct {
 
 // SplitPages writes one new file per range, each derived from the file.
 func SplitPages(ctx context.Context, e Env, a SplitArgs) ([]Written, error) {
-	src, err := e.load(a.File)
+	src, err := e.load(ctx, a.File)
 	if err != nil {
 		return nil, err
 	}

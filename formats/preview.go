@@ -76,18 +76,18 @@ func PreviewKind(name, mime string) string {
 // PreviewOf reads a file once and describes it for a person. A file with
 // no preview, or one damaged or too large to read, is refused with why.
 func PreviewOf(ctx context.Context, e Env, a PreviewArgs) (Preview, error) {
-	name, err := e.Space.Resolve(a.File)
+	name, err := e.Space.Resolve(ctx, a.File)
 	if err != nil {
 		return Preview{}, err
 	}
 	switch kind := PreviewKind(name, a.MIME); kind {
 	case PreviewImage:
-		info, err := e.probe("preview", name)
+		info, err := e.probe(ctx, "preview", name)
 		return Preview{Kind: kind, Image: &info}, err
 	case PreviewPDF:
 		return pdfPreview(ctx, e, a.File)
 	case PreviewSpreadsheet:
-		return readBook(e, "preview", a.File, func(b *spreadsheet.Book) (Preview, error) {
+		return readBook(ctx, e, "preview", a.File, func(b *spreadsheet.Book) (Preview, error) {
 			s, err := b.Summary(ctx, a.Sheet, 5)
 			return Preview{Kind: kind, Spreadsheet: &SpreadsheetPreview{Sheets: b.SheetNames(), Summary: s}}, err
 		})
@@ -97,7 +97,7 @@ func PreviewOf(ctx context.Context, e Env, a PreviewArgs) (Preview, error) {
 }
 
 func pdfPreview(ctx context.Context, e Env, file string) (Preview, error) {
-	src, err := e.load(file)
+	src, err := e.load(ctx, file)
 	if err != nil {
 		return Preview{}, err
 	}

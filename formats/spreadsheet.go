@@ -15,11 +15,11 @@ type SheetArgs struct {
 
 // openBook opens a workbook or a CSV for reading. A CSV is streamed from
 // its file at each read, not held in memory. close closes both.
-func (e Env) openBook(op, file string) (b *spreadsheet.Book, name string, close func(), err error) {
-	if name, err = e.Space.Resolve(file); err != nil {
+func (e Env) openBook(ctx context.Context, op, file string) (b *spreadsheet.Book, name string, close func(), err error) {
+	if name, err = e.Space.Resolve(ctx, file); err != nil {
 		return nil, "", nil, err
 	}
-	f, info, err := e.Space.Open(name)
+	f, info, err := e.Space.Open(ctx, name)
 	if err != nil {
 		return nil, "", nil, err
 	}
@@ -35,9 +35,9 @@ func (e Env) openBook(op, file string) (b *spreadsheet.Book, name string, close 
 }
 
 // readBook runs read on a workbook opened for reading.
-func readBook[R any](e Env, op, file string, read func(b *spreadsheet.Book) (R, error)) (R, error) {
+func readBook[R any](ctx context.Context, e Env, op, file string, read func(b *spreadsheet.Book) (R, error)) (R, error) {
 	var zero R
-	b, name, closeBook, err := e.openBook(op, file)
+	b, name, closeBook, err := e.openBook(ctx, op, file)
 	if err != nil {
 		return zero, err
 	}
@@ -51,7 +51,7 @@ func readBook[R any](e Env, op, file string, read func(b *spreadsheet.Book) (R, 
 
 // ListSheets lists a workbook's sheets with their row and column counts.
 func ListSheets(ctx context.Context, e Env, a FileArgs) ([]spreadsheet.SheetInfo, error) {
-	return readBook(e, "spreadsheet.listSheets", a.File, func(b *spreadsheet.Book) ([]spreadsheet.SheetInfo, error) {
+	return readBook(ctx, e, "spreadsheet.listSheets", a.File, func(b *spreadsheet.Book) ([]spreadsheet.SheetInfo, error) {
 		return b.ListSheets(ctx)
 	})
 }
@@ -65,7 +65,7 @@ type SummaryArgs struct {
 
 // SheetSummary streams a sheet once and describes it.
 func SheetSummary(ctx context.Context, e Env, a SummaryArgs) (spreadsheet.Summary, error) {
-	return readBook(e, "spreadsheet.getSheetSummary", a.File, func(b *spreadsheet.Book) (spreadsheet.Summary, error) {
+	return readBook(ctx, e, "spreadsheet.getSheetSummary", a.File, func(b *spreadsheet.Book) (spreadsheet.Summary, error) {
 		return b.Summary(ctx, a.Sheet, a.Samples)
 	})
 }
@@ -78,7 +78,7 @@ type RangeArgs struct {
 
 // ReadRange returns a range's values as rows.
 func ReadRange(ctx context.Context, e Env, a RangeArgs) ([][]any, error) {
-	return readBook(e, "spreadsheet.readRange", a.File, func(b *spreadsheet.Book) ([][]any, error) {
+	return readBook(ctx, e, "spreadsheet.readRange", a.File, func(b *spreadsheet.Book) ([][]any, error) {
 		return b.ReadRange(ctx, a.Sheet, a.Range)
 	})
 }
@@ -91,7 +91,7 @@ type CellArgs struct {
 
 // ReadCell returns one cell's value, formula and format.
 func ReadCell(ctx context.Context, e Env, a CellArgs) (spreadsheet.Cell, error) {
-	return readBook(e, "spreadsheet.readCell", a.File, func(b *spreadsheet.Book) (spreadsheet.Cell, error) {
+	return readBook(ctx, e, "spreadsheet.readCell", a.File, func(b *spreadsheet.Book) (spreadsheet.Cell, error) {
 		return b.ReadCell(ctx, a.Sheet, a.Cell)
 	})
 }

@@ -49,7 +49,7 @@ func ListDeleted(ctx context.Context, env Env, in DeletedIn) (DeletedOut, error)
 	if err := files.ValidateGlob(in.Pattern); err != nil {
 		return DeletedOut{}, err
 	}
-	recs, total, err := env.Space.Find(files.ListQuery{Deleted: true, Pattern: in.Pattern, Limit: in.Limit, Offset: in.Offset})
+	recs, total, err := env.Space.Find(ctx, files.ListQuery{Deleted: true, Pattern: in.Pattern, Limit: in.Limit, Offset: in.Offset})
 	if err != nil {
 		return DeletedOut{}, err
 	}
@@ -59,7 +59,7 @@ func ListDeleted(ctx context.Context, env Env, in DeletedIn) (DeletedOut, error)
 		if rec.Deleted != nil {
 			e.DeletedOn = stamp(*rec.Deleted)
 		}
-		if vs, err := env.Space.Versions(rec.ID); err == nil && len(vs) > 0 {
+		if vs, err := env.Space.Versions(ctx, rec.ID); err == nil && len(vs) > 0 {
 			e.LastVersion = vs[0].Version
 		}
 		out.Files = append(out.Files, e)

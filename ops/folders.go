@@ -42,8 +42,8 @@ func folderPath(path string) (string, error) {
 
 // folderFiles lists the live files below a folder, at any depth, at
 // most MaxFolderFiles of them.
-func folderFiles(op string, sp files.Ops, path string) ([]files.Record, error) {
-	recs, total, err := sp.Find(files.ListQuery{Prefix: path + "/", Limit: MaxFolderFiles + 1})
+func folderFiles(ctx context.Context, op string, sp files.Ops, path string) ([]files.Record, error) {
+	recs, total, err := sp.Find(ctx, files.ListQuery{Prefix: path + "/", Limit: MaxFolderFiles + 1})
 	if err != nil {
 		return nil, err
 	}
@@ -55,8 +55,8 @@ func folderFiles(op string, sp files.Ops, path string) ([]files.Record, error) {
 }
 
 // isFile reports whether path names a file.
-func isFile(sp files.Ops, path string) bool {
-	_, err := sp.Stat(path)
+func isFile(ctx context.Context, sp files.Ops, path string) bool {
+	_, err := sp.Stat(ctx, path)
 	return err == nil
 }
 
@@ -68,10 +68,10 @@ func MakeFolder(ctx context.Context, env Env, in FolderIn) (FolderOut, error) {
 	if err != nil {
 		return FolderOut{}, err
 	}
-	if isFile(env.Space, path) {
+	if isFile(ctx, env.Space, path) {
 		return FolderOut{}, files.E("make_folder", files.KindConflict, path, "is a file; choose another name for the folder", nil)
 	}
-	if _, total, err := env.Space.Find(files.ListQuery{Prefix: path + "/", Limit: 1}); err != nil || total > 0 {
+	if _, total, err := env.Space.Find(ctx, files.ListQuery{Prefix: path + "/", Limit: 1}); err != nil || total > 0 {
 		return FolderOut{Path: path}, err
 	}
 	opts := env.Write
@@ -107,14 +107,14 @@ func MoveFolder(ctx context.Context, env Env, in MoveFolderIn) (FolderOut, error
 	if to == from || strings.HasPrefix(to+"/", from+"/") {
 		return FolderOut{}, files.E(op, files.KindInvalid, to, "a folder cannot move into itself; choose a new_path outside "+from, nil)
 	}
-	recs, err := folderFiles(op, env.Space, from)
+	recs, err := folderFiles(ctx, op, env.Space, from)
 	if err != nil {
 		return FolderOut{}, err
 	}
 	if len(recs) == 0 {
-		return FolderOut{}, folderNotFound(op, env.Space, from)
+		return FolderOut{}, folderNotFound(ctx, op, env.Space, from)
 	}
-	if isFile(env.Space, to) {
+	if isFile(ctx, env.Space, to) {
 		return FolderOut{}, files.E(op, files.KindConflict, to, "is a file; choose another new_path", nil)
 	}
 	targets := make([]string, len(recs))
@@ -123,14 +123,14 @@ func MoveFolder(ctx context.Context, env Env, in MoveFolderIn) (FolderOut, error
 		if _, err := files.ValidateName(targets[i]); err != nil {
 			return FolderOut{}, err
 		}
-		if isFile(env.Space, targets[i]) {
+		if isFile(ctx, env.Space, targets[i]) {
 			return FolderOut{}, files.E(op, files.KindConflict, targets[i], "already exists; move or delete it first, nothing was moved", nil)
 		}
 	}
 	for i, r := range recs {
-		if _, err := env.Space.RenameNew(r.Name, targets[i]); err != nil {
+		if _, err := env.Space.RenameNew(ctx, r.Name, targets[i]); err != nil {
 			for j := i - 1; j >= 0; j-- { // put back what moved
-				env.Space.RenameNew(targets[j], recs[j].Name)
+				env.Space.RenameNew(ctx, targets[j], recs[j].Name)
 			}
 			return FolderOut{}, err
 		}
@@ -148,16 +148,16 @@ func DeleteFolder(ctx context.Context, env Env, in FolderIn) (FolderOut, error) 
 	if err != nil {
 		return FolderOut{}, err
 	}
-	recs, err := folderFiles(op, env.Space, path)
+	recs, err := folderFiles(ctx, op, env.Space, path)
 	if err != nil {
 		return FolderOut{}, err
 	}
 	if len(recs) == 0 {
-		return FolderOut{}, folderNotFound(op, env.Space, path)
+		return FolderOut{}, folderNotFound(ctx, op, env.Space, path)
 	}
 	n := 0
 	for _, r := range recs {
-		if err := env.Space.Remove(r.Name); err != nil {
+		if err := env.Space.Remove(ctx, r.Name); err != nil {
 			if files.KindOf(err) == files.KindNotFound { // deleted meanwhile
 				continue
 			}
@@ -171,8 +171,8 @@ func DeleteFolder(ctx context.Context, env Env, in FolderIn) (FolderOut, error) 
 
 // folderNotFound is the error for a folder that holds no file: a file of
 // that name is named as such.
-func folderNotFound(op string, sp files.Ops, path string) error {
-	if isFile(sp, path) {
+func folderNotFound(ctx context.Context, op string, sp files.Ops, path string) error {
+	if isFile(ctx, sp, path) {
 		return files.E(op, files.KindConflict, path, "is a file, not a folder; use the file operations", nil)
 	}
 	return files.E(op, files.KindNotFound, path, "no such folder; file_tree shows the folders", nil)

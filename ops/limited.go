@@ -43,115 +43,115 @@ func (l *limited) reads(what string) error  { return l.may(auth.Read, what) }
 func (l *limited) writes(what string) error { return l.may(auth.Write, what) }
 
 // Stat is the reads of Ops, checked.
-func (l *limited) Stat(name string) (files.Info, error) {
+func (l *limited) Stat(ctx context.Context, name string) (files.Info, error) {
 	if err := l.reads("stat"); err != nil {
 		return files.Info{}, err
 	}
-	return l.Ops.Stat(name)
+	return l.Ops.Stat(ctx, name)
 }
 
 // Open is checked as a read.
-func (l *limited) Open(name string) (files.Blob, files.Info, error) {
+func (l *limited) Open(ctx context.Context, name string) (files.Blob, files.Info, error) {
 	if err := l.reads("open"); err != nil {
 		return nil, files.Info{}, err
 	}
-	return l.Ops.Open(name)
+	return l.Ops.Open(ctx, name)
 }
 
 // ReadFile is checked as a read.
-func (l *limited) ReadFile(name string, max int64) ([]byte, files.Info, error) {
+func (l *limited) ReadFile(ctx context.Context, name string, max int64) ([]byte, files.Info, error) {
 	if err := l.reads("read"); err != nil {
 		return nil, files.Info{}, err
 	}
-	return l.Ops.ReadFile(name, max)
+	return l.Ops.ReadFile(ctx, name, max)
 }
 
 // ReadAt is checked as a read.
-func (l *limited) ReadAt(name string, off, n int64) ([]byte, error) {
+func (l *limited) ReadAt(ctx context.Context, name string, off, n int64) ([]byte, error) {
 	if err := l.reads("read"); err != nil {
 		return nil, err
 	}
-	return l.Ops.ReadAt(name, off, n)
+	return l.Ops.ReadAt(ctx, name, off, n)
 }
 
 // ReadLines is checked as a read.
-func (l *limited) ReadLines(name string, q files.LineQuery) (files.LineRange, error) {
+func (l *limited) ReadLines(ctx context.Context, name string, q files.LineQuery) (files.LineRange, error) {
 	if err := l.reads("read lines"); err != nil {
 		return files.LineRange{}, err
 	}
-	return l.Ops.ReadLines(name, q)
+	return l.Ops.ReadLines(ctx, name, q)
 }
 
 // LineCount is checked as a read.
-func (l *limited) LineCount(name string) (int, error) {
+func (l *limited) LineCount(ctx context.Context, name string) (int, error) {
 	if err := l.reads("count lines"); err != nil {
 		return 0, err
 	}
-	return l.Ops.LineCount(name)
+	return l.Ops.LineCount(ctx, name)
 }
 
 // ReadDir is checked as a read.
-func (l *limited) ReadDir(dir string) ([]files.DirEntry, error) {
+func (l *limited) ReadDir(ctx context.Context, dir string) ([]files.DirEntry, error) {
 	if err := l.reads("read folder"); err != nil {
 		return nil, err
 	}
-	return l.Ops.ReadDir(dir)
+	return l.Ops.ReadDir(ctx, dir)
 }
 
 // List is checked as a read.
-func (l *limited) List() ([]files.Info, error) {
+func (l *limited) List(ctx context.Context) ([]files.Info, error) {
 	if err := l.reads("list"); err != nil {
 		return nil, err
 	}
-	return l.Ops.List()
+	return l.Ops.List(ctx)
 }
 
 // Search is checked as a read.
-func (l *limited) Search(name string, re *regexp.Regexp) ([]files.Match, bool, error) {
+func (l *limited) Search(ctx context.Context, name string, re *regexp.Regexp) ([]files.Match, bool, error) {
 	if err := l.reads("search"); err != nil {
 		return nil, false, err
 	}
-	return l.Ops.Search(name, re)
+	return l.Ops.Search(ctx, name, re)
 }
 
 // Resolve is checked as a read.
-func (l *limited) Resolve(idOrName string) (string, error) {
+func (l *limited) Resolve(ctx context.Context, idOrName string) (string, error) {
 	if err := l.reads("resolve"); err != nil {
 		return "", err
 	}
-	return l.Ops.Resolve(idOrName)
+	return l.Ops.Resolve(ctx, idOrName)
 }
 
 // Record is checked as a read.
-func (l *limited) Record(idOrName string) (files.Record, error) {
+func (l *limited) Record(ctx context.Context, idOrName string) (files.Record, error) {
 	if err := l.reads("record"); err != nil {
 		return files.Record{}, err
 	}
-	return l.Ops.Record(idOrName)
+	return l.Ops.Record(ctx, idOrName)
 }
 
 // Versions is checked as a read.
-func (l *limited) Versions(idOrName string) ([]files.Version, error) {
+func (l *limited) Versions(ctx context.Context, idOrName string) ([]files.Version, error) {
 	if err := l.reads("versions"); err != nil {
 		return nil, err
 	}
-	return l.Ops.Versions(idOrName)
+	return l.Ops.Versions(ctx, idOrName)
 }
 
 // Find is checked as a read.
-func (l *limited) Find(q files.ListQuery) ([]files.Record, int, error) {
+func (l *limited) Find(ctx context.Context, q files.ListQuery) ([]files.Record, int, error) {
 	if err := l.reads("find"); err != nil {
 		return nil, 0, err
 	}
-	return l.Ops.Find(q)
+	return l.Ops.Find(ctx, q)
 }
 
 // Sizes is checked as a read.
-func (l *limited) Sizes(prefix string, each func(name string, size int64)) error {
+func (l *limited) Sizes(ctx context.Context, prefix string, each func(name string, size int64)) error {
 	if err := l.reads("tree"); err != nil {
 		return err
 	}
-	return l.Ops.Sizes(prefix, each)
+	return l.Ops.Sizes(ctx, prefix, each)
 }
 
 // Write is checked as a change.
@@ -203,27 +203,27 @@ func (l *limited) Copy(ctx context.Context, src, dst string, opts files.WriteOpt
 }
 
 // Rename is checked as a change.
-func (l *limited) Rename(from, to string) (files.Info, error) {
+func (l *limited) Rename(ctx context.Context, from, to string) (files.Info, error) {
 	if err := l.writes("rename"); err != nil {
 		return files.Info{}, err
 	}
-	return l.Ops.Rename(from, to)
+	return l.Ops.Rename(ctx, from, to)
 }
 
 // RenameNew is checked as a change.
-func (l *limited) RenameNew(from, to string) (files.Info, error) {
+func (l *limited) RenameNew(ctx context.Context, from, to string) (files.Info, error) {
 	if err := l.writes("rename"); err != nil {
 		return files.Info{}, err
 	}
-	return l.Ops.RenameNew(from, to)
+	return l.Ops.RenameNew(ctx, from, to)
 }
 
 // Remove is checked as a change.
-func (l *limited) Remove(name string) error {
+func (l *limited) Remove(ctx context.Context, name string) error {
 	if err := l.writes("remove"); err != nil {
 		return err
 	}
-	return l.Ops.Remove(name)
+	return l.Ops.Remove(ctx, name)
 }
 
 // Restore is checked as a change.

@@ -76,7 +76,7 @@ func List(ctx context.Context, env Env, in ListIn) (ListOut, error) {
 		}
 		q.Direct = true
 	}
-	recs, total, err := env.Space.Find(q)
+	recs, total, err := env.Space.Find(ctx, q)
 	if err != nil {
 		return ListOut{}, err
 	}
@@ -122,15 +122,15 @@ type InfoOut struct {
 
 // Info is file_info, files.info.
 func Info(ctx context.Context, env Env, in IDIn) (InfoOut, error) {
-	name, err := env.Space.Resolve(in.ID)
+	name, err := env.Space.Resolve(ctx, in.ID)
 	if err != nil {
 		return InfoOut{}, err
 	}
-	rec, err := env.Space.Record(name)
+	rec, err := env.Space.Record(ctx, name)
 	if err != nil {
 		return InfoOut{}, err
 	}
-	kind, mt, err := detect(env.Space, name)
+	kind, mt, err := detect(ctx, env.Space, name)
 	if err != nil {
 		return InfoOut{}, err
 	}
@@ -143,8 +143,8 @@ func Info(ctx context.Context, env Env, in IDIn) (InfoOut, error) {
 }
 
 // detect sniffs a file's kind and MIME type from its first bytes.
-func detect(sp files.Ops, name string) (content.Kind, string, error) {
-	f, info, err := sp.Open(name)
+func detect(ctx context.Context, sp files.Ops, name string) (content.Kind, string, error) {
+	f, info, err := sp.Open(ctx, name)
 	if err != nil {
 		return "", "", err
 	}

@@ -18,7 +18,7 @@ type MoveIn struct {
 // Copy is file_copy, files.copy. The copy is recorded as derived from
 // the file.
 func Copy(ctx context.Context, env Env, in MoveIn) (IDName, error) {
-	name, err := env.Space.Resolve(in.ID)
+	name, err := env.Space.Resolve(ctx, in.ID)
 	if err != nil {
 		return IDName{}, err
 	}
@@ -35,7 +35,7 @@ func Copy(ctx context.Context, env Env, in MoveIn) (IDName, error) {
 
 // Rename is file_rename, files.rename. The file keeps its ID.
 func Rename(ctx context.Context, env Env, in MoveIn) (IDName, error) {
-	name, err := env.Space.Resolve(in.ID)
+	name, err := env.Space.Resolve(ctx, in.ID)
 	if err != nil {
 		return IDName{}, err
 	}
@@ -43,7 +43,7 @@ func Rename(ctx context.Context, env Env, in MoveIn) (IDName, error) {
 	if in.Replace {
 		rename = env.Space.Rename
 	}
-	info, err := rename(name, in.NewName)
+	info, err := rename(ctx, name, in.NewName)
 	if err != nil {
 		return IDName{}, err
 	}
@@ -61,12 +61,12 @@ type DeleteOut struct {
 // Delete is file_delete, files.delete. The content is kept as a version,
 // found again by the file's ID.
 func Delete(ctx context.Context, env Env, in IDIn) (DeleteOut, error) {
-	name, err := env.Space.Resolve(in.ID)
+	name, err := env.Space.Resolve(ctx, in.ID)
 	if err != nil {
 		return DeleteOut{}, err
 	}
-	rec, _ := env.Space.Record(name)
-	if err := env.Space.Remove(name); err != nil {
+	rec, _ := env.Space.Record(ctx, name)
+	if err := env.Space.Remove(ctx, name); err != nil {
 		return DeleteOut{}, err
 	}
 	env.touched(name, Removed)
@@ -94,11 +94,11 @@ type VersionsOut struct {
 // Versions is file_versions, files.versions. A deleted file is found by
 // its ID.
 func Versions(ctx context.Context, env Env, in IDIn) (VersionsOut, error) {
-	rec, err := env.Space.Record(in.ID)
+	rec, err := env.Space.Record(ctx, in.ID)
 	if err != nil {
 		return VersionsOut{}, err
 	}
-	list, err := env.Space.Versions(rec.ID)
+	list, err := env.Space.Versions(ctx, rec.ID)
 	if err != nil {
 		return VersionsOut{}, err
 	}
@@ -132,7 +132,7 @@ func Restore(ctx context.Context, env Env, in RestoreIn) (RestoreOut, error) {
 	if in.Version < 1 {
 		return RestoreOut{}, files.E("restore", files.KindInvalid, in.ID, "version must be a positive number; versions lists them", nil)
 	}
-	rec, err := env.Space.Record(in.ID)
+	rec, err := env.Space.Record(ctx, in.ID)
 	if err != nil {
 		return RestoreOut{}, err
 	}
@@ -143,7 +143,7 @@ func Restore(ctx context.Context, env Env, in RestoreIn) (RestoreOut, error) {
 		return RestoreOut{}, err
 	}
 	env.touched(info.Name, Wrote)
-	after, err := env.Space.Record(info.Name)
+	after, err := env.Space.Record(ctx, info.Name)
 	if err != nil {
 		return RestoreOut{}, err
 	}

@@ -37,7 +37,7 @@ type ReadTextOut struct {
 // refused: its bytes would reach a model as mojibake many times their
 // size; the error names what reads it.
 func ReadText(ctx context.Context, env Env, in ReadTextIn) (ReadTextOut, error) {
-	name, err := env.Space.Resolve(in.ID)
+	name, err := env.Space.Resolve(ctx, in.ID)
 	if err != nil {
 		return ReadTextOut{}, err
 	}
@@ -48,10 +48,10 @@ func ReadText(ctx context.Context, env Env, in ReadTextIn) (ReadTextOut, error) 
 	if start < 0 || in.EndLine < 0 {
 		return ReadTextOut{}, files.E("read_text", files.KindInvalid, name, "start_line and end_line are line numbers from 1; omit them to read the whole file", nil)
 	}
-	if err := requireText(env.Space, name); err != nil {
+	if err := requireText(ctx, env.Space, name); err != nil {
 		return ReadTextOut{}, err
 	}
-	r, err := env.Space.ReadLines(name, files.LineQuery{Start: start, End: in.EndLine, MaxBytes: env.MaxText})
+	r, err := env.Space.ReadLines(ctx, name, files.LineQuery{Start: start, End: in.EndLine, MaxBytes: env.MaxText})
 	if err != nil {
 		return ReadTextOut{}, err
 	}
@@ -59,8 +59,8 @@ func ReadText(ctx context.Context, env Env, in ReadTextIn) (ReadTextOut, error) 
 }
 
 // requireText refuses a file that is not text.
-func requireText(sp files.Ops, name string) error {
-	kind, mime, err := detect(sp, name)
+func requireText(ctx context.Context, sp files.Ops, name string) error {
+	kind, mime, err := detect(ctx, sp, name)
 	if err != nil || kind == content.KindText {
 		return err
 	}
@@ -87,11 +87,11 @@ type BytesOut struct {
 // ReadBytes is files.readBytes: at most files.MaxReadAt bytes from an
 // offset, as base64.
 func ReadBytes(ctx context.Context, env Env, in ReadBytesIn) (BytesOut, error) {
-	name, err := env.Space.Resolve(in.ID)
+	name, err := env.Space.Resolve(ctx, in.ID)
 	if err != nil {
 		return BytesOut{}, err
 	}
-	b, err := env.Space.ReadAt(name, in.Offset, in.Length)
+	b, err := env.Space.ReadAt(ctx, name, in.Offset, in.Length)
 	if err != nil {
 		return BytesOut{}, err
 	}
@@ -105,11 +105,11 @@ type LinesOut struct {
 
 // LineCount is files.lineCount.
 func LineCount(ctx context.Context, env Env, in IDIn) (LinesOut, error) {
-	name, err := env.Space.Resolve(in.ID)
+	name, err := env.Space.Resolve(ctx, in.ID)
 	if err != nil {
 		return LinesOut{}, err
 	}
-	n, err := env.Space.LineCount(name)
+	n, err := env.Space.LineCount(ctx, name)
 	return LinesOut{Lines: n}, err
 }
 
@@ -127,7 +127,7 @@ type SearchOut struct {
 
 // SearchText is file_search_text, files.searchText.
 func SearchText(ctx context.Context, env Env, in SearchIn) (SearchOut, error) {
-	name, err := env.Space.Resolve(in.ID)
+	name, err := env.Space.Resolve(ctx, in.ID)
 	if err != nil {
 		return SearchOut{}, err
 	}
@@ -135,7 +135,7 @@ func SearchText(ctx context.Context, env Env, in SearchIn) (SearchOut, error) {
 	if err != nil {
 		return SearchOut{}, files.E("search_text", files.KindInvalid, in.Pattern, "the pattern is not valid RE2 (no lookaround or backreferences): "+err.Error(), nil)
 	}
-	m, truncated, err := env.Space.Search(name, re)
+	m, truncated, err := env.Space.Search(ctx, name, re)
 	if err != nil {
 		return SearchOut{}, err
 	}

@@ -62,7 +62,7 @@ func SearchFiles(ctx context.Context, env Env, in SearchFilesIn) (SearchFilesOut
 	out := SearchFilesOut{Matches: []SearchHit{}}
 	if re == nil {
 		q.Limit = max
-		recs, total, err := env.Space.Find(q)
+		recs, total, err := env.Space.Find(ctx, q)
 		if err != nil {
 			return SearchFilesOut{}, err
 		}
@@ -78,7 +78,7 @@ func SearchFiles(ctx context.Context, env Env, in SearchFilesIn) (SearchFilesOut
 	cs := contentSearch{sp: env.Space, re: re, max: max, budget: MaxSearchBytes, out: &out}
 	for page, off := 512, 0; ; page = min(page*4, 32768) {
 		q.Limit, q.Offset = page, off
-		recs, total, err := env.Space.Find(q)
+		recs, total, err := env.Space.Find(ctx, q)
 		if err != nil {
 			return SearchFilesOut{}, err
 		}
@@ -117,7 +117,7 @@ func (cs *contentSearch) search(ctx context.Context, recs []files.Record) error 
 			cs.budget -= recs[n].Size
 			n++
 		}
-		for _, res := range searchChunkOf(cs.sp, recs[:n], cs.re, cs.max-len(out.Matches)+1) {
+		for _, res := range searchChunkOf(ctx, cs.sp, recs[:n], cs.re, cs.max-len(out.Matches)+1) {
 			switch {
 			case res.err != nil && files.KindOf(res.err) == files.KindNotFound:
 				continue // deleted while the search ran

@@ -3,6 +3,7 @@ package ops
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"regexp"
@@ -40,7 +41,7 @@ var scanners = sync.Pool{New: func() any { return &lineScanner{rd: bufio.NewRead
 
 // searchChunkOf searches recs at once and returns their results in
 // order; each file keeps at most limit matches.
-func searchChunkOf(sp files.Ops, recs []files.Record, re *regexp.Regexp, limit int) []fileHits {
+func searchChunkOf(ctx context.Context, sp files.Ops, recs []files.Record, re *regexp.Regexp, limit int) []fileHits {
 	out := make([]fileHits, len(recs))
 	next := make(chan int, len(recs))
 	for i := range recs {
@@ -55,7 +56,7 @@ func searchChunkOf(sp files.Ops, recs []files.Record, re *regexp.Regexp, limit i
 			sc := scanners.Get().(*lineScanner)
 			defer scanners.Put(sc)
 			for i := range next {
-				out[i] = sc.search(sp, recs[i], re, limit)
+				out[i] = sc.search(ctx, sp, recs[i], re, limit)
 			}
 		}()
 	}
@@ -66,11 +67,11 @@ func searchChunkOf(sp files.Ops, recs []files.Record, re *regexp.Regexp, limit i
 // search finds the lines of one file that re matches, unless the file
 // is not text: the index's type says so, or its first bytes hold a NUL
 // or are not UTF-8.
-func (sc *lineScanner) search(sp files.Ops, r files.Record, re *regexp.Regexp, limit int) fileHits {
+func (sc *lineScanner) search(ctx context.Context, sp files.Ops, r files.Record, re *regexp.Regexp, limit int) fileHits {
 	if isBinaryRecord(r) {
 		return fileHits{binary: true}
 	}
-	f, info, err := sp.Open(r.Name)
+	f, info, err := sp.Open(ctx, r.Name)
 	if err != nil {
 		return fileHits{err: err}
 	}

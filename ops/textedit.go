@@ -32,7 +32,7 @@ type EditOut struct {
 // content (and refused if they no longer match exactly), so neither
 // change is lost.
 func Edit(ctx context.Context, env Env, in EditIn) (EditOut, error) {
-	name, err := env.Space.Resolve(in.ID)
+	name, err := env.Space.Resolve(ctx, in.ID)
 	if err != nil {
 		return EditOut{}, err
 	}

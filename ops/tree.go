@@ -31,10 +31,10 @@ func Exists(ctx context.Context, env Env, in FolderIn) (ExistsOut, error) {
 	if err != nil {
 		return ExistsOut{}, err
 	}
-	if info, err := env.Space.Stat(name); err == nil {
+	if info, err := env.Space.Stat(ctx, name); err == nil {
 		return ExistsOut{Exists: true, Kind: "file", Size: info.Size, ID: info.ID}, nil
 	}
-	_, total, err := env.Space.Find(files.ListQuery{Prefix: name + "/", Limit: 1})
+	_, total, err := env.Space.Find(ctx, files.ListQuery{Prefix: name + "/", Limit: 1})
 	if err != nil || total == 0 {
 		return ExistsOut{}, err
 	}
@@ -96,11 +96,11 @@ func Tree(ctx context.Context, env Env, in TreeIn) (TreeOut, error) {
 	top := &treeNode{TreeEntry: TreeEntry{Path: root, Type: "folder"}}
 	out := TreeOut{Path: root, Entries: []TreeEntry{}}
 	b := treeBuilder{top: top, depth: depth, folders: map[string]*treeNode{}, out: &out}
-	if err := env.Space.Sizes(prefix, func(name string, size int64) { b.add(strings.TrimPrefix(name, prefix), size) }); err != nil {
+	if err := env.Space.Sizes(ctx, prefix, func(name string, size int64) { b.add(strings.TrimPrefix(name, prefix), size) }); err != nil {
 		return TreeOut{}, err
 	}
 	if prefix != "" && top.Files == 0 {
-		return TreeOut{}, folderNotFound("tree", env.Space, root)
+		return TreeOut{}, folderNotFound(ctx, "tree", env.Space, root)
 	}
 	out.Size, out.Files = top.Size, top.Files
 	out.Entries = flatten(top, out.Entries)

@@ -58,7 +58,7 @@ type SizeOut struct {
 // name gets the text (made when it does not exist; the content it
 // replaces is kept as a version).
 func WriteText(ctx context.Context, env Env, in WriteTextIn) (SizeOut, error) {
-	name, err := env.Space.Resolve(in.ID)
+	name, err := env.Space.Resolve(ctx, in.ID)
 	if err != nil {
 		return SizeOut{}, err
 	}
@@ -88,7 +88,7 @@ func decode64(op, name, data string) ([]byte, error) {
 // AppendBytes is files.appendBytes: the bytes go after whatever the file
 // holds when they land, even when other writers appended meanwhile.
 func AppendBytes(ctx context.Context, env Env, in AppendIn) (SizeOut, error) {
-	name, err := env.Space.Resolve(in.ID)
+	name, err := env.Space.Resolve(ctx, in.ID)
 	if err != nil {
 		return SizeOut{}, err
 	}
@@ -122,7 +122,7 @@ type WriteBytesIn struct {
 // WriteBytes is files.writeBytes: the bytes replace those at the offset
 // of the file as it is when they land.
 func WriteBytes(ctx context.Context, env Env, in WriteBytesIn) (SizeOut, error) {
-	name, err := env.Space.Resolve(in.ID)
+	name, err := env.Space.Resolve(ctx, in.ID)
 	if err != nil {
 		return SizeOut{}, err
 	}
@@ -177,7 +177,7 @@ func InsertLines(ctx context.Context, env Env, in InsertLinesIn) (LinesEdited, e
 }
 
 func editLines(ctx context.Context, env Env, id string, start, end int, text string) (LinesEdited, error) {
-	name, err := env.Space.Resolve(id)
+	name, err := env.Space.Resolve(ctx, id)
 	if err != nil {
 		return LinesEdited{}, err
 	}

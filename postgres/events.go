@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"convfiles/files"
+	"convfiles/internal/sqltext"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -36,7 +37,7 @@ func (t *writeTx) insertEvent(ev files.Event) (files.Event, error) {
 		return ev, err
 	}
 	if every := min(max(t.ix.eventsKept/100, 1), 1000); ev.Seq%every == 0 {
-		return ev, t.exec(`DELETE FROM events WHERE seq <= $1`, ev.Seq-t.ix.eventsKept)
+		return ev, t.exec(pruneEvents, ev.Seq-t.ix.eventsKept)
 	}
 	return ev, nil
 }
@@ -44,15 +45,11 @@ func (t *writeTx) insertEvent(ev files.Event) (files.Event, error) {
 // Events returns up to limit events after seq, for one conversation or
 // ("") for all, oldest first.
 func (ix *Index) Events(ctx context.Context, conversation string, after int64, limit int) ([]files.Event, error) {
-	q := `SELECT seq, conversation, type, file_id, name, size, mime_type, source_session_id, renamed_from, time
-		FROM events WHERE seq > $1`
-	args := []any{after}
+	q, args := events, []any{after, limit}
 	if conversation != "" {
-		q += ` AND conversation = $2`
-		args = append(args, conversation)
+		q, args = eventsOf, []any{after, conversation, limit}
 	}
-	args = append(args, limit)
-	rows, err := ix.pool.Query(ctx, q+` ORDER BY seq LIMIT $`+strconv.Itoa(len(args)), args...)
+	rows, err := ix.pool.Query(ctx, q, args...)
 	if err != nil {
 		return nil, wrap("events", err)
 	}
@@ -76,7 +73,7 @@ func (ix *Index) Events(ctx context.Context, conversation string, after int64, l
 func (ix *Index) EventRange(ctx context.Context) (first, last int64, err error) {
 	var lo, hi *int64
 	// Two sub-selects, each one end of the primary key's index.
-	err = ix.pool.QueryRow(ctx, `SELECT (SELECT MIN(seq) FROM events), (SELECT MAX(seq) FROM events)`).Scan(&lo, &hi)
+	err = ix.pool.QueryRow(ctx, sqltext.EventRange).Scan(&lo, &hi)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, 0, nil
 	}

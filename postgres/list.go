@@ -78,7 +78,7 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 			args = append(args, q.Limit)
 			page += ` LIMIT $` + strconv.Itoa(len(args))
 		}
-		recs, err := ix.records(ctx, `SELECT `+fileColumns+` FROM files WHERE `+where+` ORDER BY `+order+page, args...)
+		recs, err := ix.records(ctx, `SELECT `+sqltext.FileColumns+` FROM files WHERE `+where+` ORDER BY `+order+page, args...)
 		return recs, int(total), err
 	}
 	rows, err := ix.pool.Query(ctx, `SELECT id, name FROM files WHERE `+where+` ORDER BY `+order, args...)
@@ -93,7 +93,7 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 	if len(page.IDs) == 0 {
 		return []files.Record{}, page.Total, nil
 	}
-	recs, err := ix.records(ctx, `SELECT `+fileColumns+` FROM files WHERE id = ANY($1)`, page.IDs)
+	recs, err := ix.records(ctx, `SELECT `+sqltext.FileColumns+` FROM files WHERE id = ANY($1)`, page.IDs)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -5,13 +5,10 @@ import (
 	"errors"
 
 	"convfiles/files"
+	"convfiles/internal/sqltext"
 
 	"github.com/jackc/pgx/v5"
 )
-
-// fileColumns are the columns scanRecord reads, in its order.
-const fileColumns = `id, conversation, name, mime_type, size, sha256, version, source,
-	source_session_id, created_on, modified_on, deleted_on, disk_time, derived_from, blob`
 
 func scanRecord(row pgx.Row) (files.Record, error) {
 	var rec files.Record
@@ -44,8 +41,7 @@ func (ix *Index) ByID(ctx context.Context, id string) (files.Record, error) {
 }
 
 func lookup(ctx context.Context, q querier, conversation, name string) (files.Record, error) {
-	rec, err := scanRecord(q.QueryRow(ctx, `SELECT `+fileColumns+` FROM files
-		WHERE conversation = $1 AND name = $2 AND deleted_on IS NULL`, conversation, name))
+	rec, err := scanRecord(q.QueryRow(ctx, lookupFile, conversation, name))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return rec, files.E("find", files.KindNotFound, name, "no such file", nil)
 	}
@@ -53,7 +49,7 @@ func lookup(ctx context.Context, q querier, conversation, name string) (files.Re
 }
 
 func byID(ctx context.Context, q querier, id string) (files.Record, error) {
-	rec, err := scanRecord(q.QueryRow(ctx, `SELECT `+fileColumns+` FROM files WHERE id = $1`, id))
+	rec, err := scanRecord(q.QueryRow(ctx, fileByID, id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return rec, files.E("find", files.KindNotFound, id, "no file has this ID", nil)
 	}
@@ -62,8 +58,7 @@ func byID(ctx context.Context, q querier, id string) (files.Record, error) {
 
 // Versions lists a file's kept versions, newest first.
 func (ix *Index) Versions(ctx context.Context, fileID string) ([]files.Version, error) {
-	rows, err := ix.pool.Query(ctx, `SELECT file_id, version, name, mime_type, size, sha256, saved_on, kept_on, reason, blob
-		FROM versions WHERE file_id = $1 ORDER BY version DESC`, fileID)
+	rows, err := ix.pool.Query(ctx, versionsOf, fileID)
 	if err != nil {
 		return nil, wrap("list versions", err)
 	}
@@ -108,18 +103,9 @@ func (ix *Index) Conversations(ctx context.Context) ([]files.ConversationInfo, e
 	return out, wrap("list conversations", rows.Err())
 }
 
-// distinctConversations lists the conversations of the files table by
-// skipping from one to the next along the index on (conversation, …): a
-// probe per conversation, where SELECT DISTINCT reads every row.
-const distinctConversations = `WITH RECURSIVE c(id) AS (
-	SELECT (SELECT MIN(conversation) FROM files)
-	UNION ALL
-	SELECT (SELECT MIN(conversation) FROM files WHERE conversation > c.id) FROM c WHERE c.id IS NOT NULL)
-SELECT id FROM c WHERE id IS NOT NULL`
-
 // ConversationIDs lists every conversation the index holds rows for.
 func (ix *Index) ConversationIDs(ctx context.Context) ([]string, error) {
-	rows, err := ix.pool.Query(ctx, distinctConversations)
+	rows, err := ix.pool.Query(ctx, sqltext.DistinctConversations)
 	if err != nil {
 		return nil, wrap("list conversations", err)
 	}

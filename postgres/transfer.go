@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"convfiles/files/driver"
+	"convfiles/internal/sqltext"
 
 	"convfiles/files"
 )
@@ -10,7 +11,7 @@ import (
 // Files returns up to limit rows of a conversation, live or deleted, in
 // ID order after the ID after.
 func (ix *Index) Files(ctx context.Context, conversation, after string, limit int) ([]files.Record, error) {
-	return ix.records(ctx, `SELECT `+fileColumns+` FROM files WHERE conversation = $1 AND id COLLATE "C" > $2
+	return ix.records(ctx, `SELECT `+sqltext.FileColumns+` FROM files WHERE conversation = $1 AND id COLLATE "C" > $2
 		ORDER BY id COLLATE "C" LIMIT $3`, conversation, after, limit)
 }
 

@@ -72,7 +72,7 @@ func (s *Server) handleConversations(w http.ResponseWriter, r *http.Request) {
 	err := ops.AuthorizeScope(r.Context(), auth.Read)
 	var list []files.ConversationInfo
 	if err == nil {
-		list, err = s.store.Conversations()
+		list, err = s.store.Conversations(r.Context())
 	}
 	if err != nil {
 		writeError(w, r, s.log, err)
@@ -127,7 +127,7 @@ func (s *Server) listFiles(r *http.Request) (any, error) {
 			return nil, err
 		}
 	}
-	recs, total, err := sp.Find(q)
+	recs, total, err := sp.Find(r.Context(), q)
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,7 @@ func (s *Server) fileByID(r *http.Request, live bool) (files.Record, *engine.Spa
 	if err != nil {
 		return files.Record{}, nil, err
 	}
-	rec, err := s.store.FileByID(id)
+	rec, err := s.store.FileByID(r.Context(), id)
 	if err == nil && live && rec.Deleted != nil {
 		err = files.E("find", files.KindNotFound, id, "the file was deleted; GET /api/files/"+id+"/versions lists what can be restored", nil)
 	}
@@ -62,7 +62,7 @@ func (s *Server) withFile(w http.ResponseWriter, r *http.Request, live bool, fn 
 
 func (s *Server) handleFileInfo(w http.ResponseWriter, r *http.Request) {
 	s.withFile(w, r, false, func(rec files.Record, sp *engine.Space) (any, error) {
-		vs, err := sp.Versions(rec.ID)
+		vs, err := sp.Versions(r.Context(), rec.ID)
 		return map[string]any{"file": s.fileJSON(rec), "versions": len(vs)}, err
 	})
 }
@@ -105,7 +105,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, op func(context.Co
 		if err != nil {
 			return nil, err
 		}
-		after, err := sp.Record(moved.ID)
+		after, err := sp.Record(r.Context(), moved.ID)
 		return map[string]any{"file": s.fileJSON(after)}, err
 	})
 }
@@ -116,7 +116,7 @@ func (s *Server) handleCopy(w http.ResponseWriter, r *http.Request) { s.move(w, 
 
 func (s *Server) handleVersions(w http.ResponseWriter, r *http.Request) {
 	s.withFile(w, r, false, func(rec files.Record, sp *engine.Space) (any, error) {
-		vs, err := sp.Versions(rec.ID)
+		vs, err := sp.Versions(r.Context(), rec.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -152,7 +152,7 @@ func (s *Server) handleRestore(w http.ResponseWriter, r *http.Request) {
 		if _, err := ops.Restore(r.Context(), ops.Env{Space: sp}, ops.RestoreIn{ID: rec.ID, Version: n}); err != nil {
 			return nil, err
 		}
-		after, err := sp.Record(rec.ID)
+		after, err := sp.Record(r.Context(), rec.ID)
 		return map[string]any{"file": s.fileJSON(after), "restored": n}, err
 	})
 }

@@ -74,7 +74,7 @@ func (s *Server) open(ctx context.Context, conv string, need auth.Scope) (*engin
 	if err != nil {
 		return nil, err
 	}
-	return sp.Bind(ctx), nil
+	return sp, nil
 }
 
 // reaches reports whether the request's principal reaches conv, for the
@@ -93,7 +93,7 @@ func (s *Server) removeConversation(ctx context.Context, conv string) error {
 	if err := ops.Authorize(ctx, conv, auth.Write); err != nil {
 		return err
 	}
-	return s.store.RemoveConversation(conv)
+	return s.store.RemoveConversation(ctx, conv)
 }
 
 // linkCredential is what lets a request read a file link: its signature

@@ -37,7 +37,7 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer sp.Close()
-	f, info, err := sp.Open(name)
+	f, info, err := sp.Open(ctx, name)
 	if err != nil {
 		writeError(w, r, s.log, err)
 		return
@@ -114,7 +114,7 @@ func (s *Server) serveByID(w http.ResponseWriter, r *http.Request, attachment bo
 		return
 	}
 	defer sp.Close()
-	f, info, err := sp.Open(rec.Name)
+	f, info, err := sp.Open(r.Context(), rec.Name)
 	if err != nil {
 		writeError(w, r, s.log, err)
 		return
@@ -136,7 +136,7 @@ func (s *Server) handleVersionDownload(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log, err)
 		return
 	}
-	f, v, err := sp.OpenVersion(rec.ID, n)
+	f, v, err := sp.OpenVersion(r.Context(), rec.ID, n)
 	if err != nil {
 		writeError(w, r, s.log, err)
 		return

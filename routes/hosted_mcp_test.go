@@ -93,7 +93,7 @@ func mustIDOrEmpty(e *hostedEnv, conv, name string) string {
 		return ""
 	}
 	defer sp.Close()
-	rec, err := sp.Record(name)
+	rec, err := sp.Record(context.Background(), name)
 	if err != nil {
 		return ""
 	}

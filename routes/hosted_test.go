@@ -225,7 +225,7 @@ func mustID(t *testing.T, store *engine.Store, conv, name string) string {
 		t.Fatal(err)
 	}
 	defer sp.Close()
-	rec, err := sp.Record(name)
+	rec, err := sp.Record(context.Background(), name)
 	if err != nil {
 		t.Fatal(err)
 	}

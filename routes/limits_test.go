@@ -114,7 +114,7 @@ func TestStalledBodiesAreCutOff(t *testing.T) {
 	}
 	sp, _ := store.Space("c")
 	defer sp.Close()
-	if list, _ := sp.List(); len(list) != 0 {
+	if list, _ := sp.List(context.Background()); len(list) != 0 {
 		t.Fatalf("a stalled upload left %+v", list)
 	}
 	// A JSON body that stalls is the same 408, whatever route reads it.

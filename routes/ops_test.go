@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"context"
 	"convfiles/engine"
 	"net/http"
 	"strings"
@@ -48,7 +49,7 @@ func TestOpRouteRefusesWhatItCannotRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sp.Close()
-	if _, err := sp.Stat("b.txt"); err == nil {
+	if _, err := sp.Stat(context.Background(), "b.txt"); err == nil {
 		t.Error("a text/plain body wrote a file")
 	}
 }

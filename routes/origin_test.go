@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"context"
 	"convfiles/engine"
 	"net/http"
 	"net/http/httptest"
@@ -110,7 +111,7 @@ func TestForeignPagesAreRefused(t *testing.T) {
 	}
 	sp, _ := store.Space(conv)
 	defer sp.Close()
-	list, _ := sp.List()
+	list, _ := sp.List(context.Background())
 	if len(list) != 1 || list[0].Name != "secret.txt" {
 		t.Fatalf("the conversation changed: %+v", list)
 	}
@@ -195,7 +196,7 @@ func TestJSONEndpointsTakeOnlyJSON(t *testing.T) {
 	}
 	sp, _ := api.store.Space("c")
 	defer sp.Close()
-	if list, _ := sp.List(); len(list) != 1 {
+	if list, _ := sp.List(context.Background()); len(list) != 1 {
 		t.Fatalf("a refused request changed files: %+v", list)
 	}
 }

@@ -29,10 +29,13 @@ type RateLimits struct {
 	EventStreams, EventStreamsPerClient int
 }
 
-// DefaultRateLimits are seed 002's numbers.
-// An agent's MCP client makes a call per tool use: it gets more room.
-var DefaultRateLimits = RateLimits{PerClient: 100, PerCodeID: 10, Global: 1000, MCPPerClient: 600, PerCredential: 6000,
-	EventStreams: DefaultEventStreams, EventStreamsPerClient: DefaultEventStreamsPerClient}
+// DefaultRateLimits are seed 002's numbers; an agent's MCP client makes
+// a call per tool use, so it gets more room. It is a function, not a
+// variable, so that no one can change the defaults of every server.
+func DefaultRateLimits() RateLimits {
+	return RateLimits{PerClient: 100, PerCodeID: 10, Global: 1000, MCPPerClient: 600, PerCredential: 6000,
+		EventStreams: DefaultEventStreams, EventStreamsPerClient: DefaultEventStreamsPerClient}
+}
 
 // limiter holds one token bucket per key (a client address, a codeId), each
 // refilling at perMinute and holding up to perMinute tokens, so a quiet

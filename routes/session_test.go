@@ -76,7 +76,7 @@ func TestSessionCookieAndCSRF(t *testing.T) {
 			t.Errorf("DELETE on the cookie with %s: %d %s", what, status, out)
 		}
 	}
-	if _, err := e.store.FileByID(id); err != nil {
+	if _, err := e.store.FileByID(context.Background(), id); err != nil {
 		t.Fatalf("a refused DELETE deleted: %v", err)
 	}
 	if status, out, _ := e.sessionCall("DELETE", "/api/files/"+id, tok.Token, csrf, ""); status != 200 {

@@ -94,7 +94,7 @@ func TestThumbnailsShrinkAndRevalidate(t *testing.T) {
 		}
 	}
 	sp, _ := e.store.Space("thumbs")
-	sp.Remove("wide.png")
+	sp.Remove(context.Background(), "wide.png")
 	sp.Close()
 	if resp, _ := e.get("/api/files/" + id + "/thumbnail"); resp.StatusCode != 404 {
 		t.Errorf("thumbnail of a deleted file: %d", resp.StatusCode)

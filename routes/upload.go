@@ -96,7 +96,7 @@ func (u *upload) receive(mr *multipart.Reader) error {
 		if u.noReplace {
 			// Fail before streaming the bytes; the commit decides again,
 			// atomically, in case the name is taken meanwhile.
-			if _, err := u.sp.Stat(name); err == nil {
+			if _, err := u.sp.Stat(u.r.Context(), name); err == nil {
 				return files.E("upload", files.KindConflict, name, "already exists (on_conflict=fail)", nil)
 			}
 		}
@@ -183,7 +183,7 @@ func (u *upload) commit() ([]files.Record, error) {
 		if err != nil {
 			return nil, err
 		}
-		rec, err := u.sp.Record(info.Name)
+		rec, err := u.sp.Record(u.r.Context(), info.Name)
 		if err != nil {
 			return nil, err
 		}

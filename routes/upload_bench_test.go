@@ -2,6 +2,7 @@ package routes
 
 import (
 	"bytes"
+	"context"
 	"convfiles/engine"
 	"io"
 	"mime/multipart"
@@ -69,7 +70,7 @@ func BenchmarkUploadVsCp(b *testing.B) {
 			peakrss.Reset()
 			uploadFile(b, e.srv.URL, src)
 			peak = max(peak, peakrss.Bytes())
-			if err := e.store.RemoveConversation("bench"); err != nil {
+			if err := e.store.RemoveConversation(context.Background(), "bench"); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -209,7 +209,7 @@ func checkHTMLStaysInert(t *testing.T, ctx context.Context, e *apiEnv, dir strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _ := rec.Record("evil.html")
+	r, _ := rec.Record(ctx, "evil.html")
 	rec.Close()
 	link, view := e.srv.URL+"/files/web-1/evil.html", e.srv.URL+"/api/files/"+r.ID+"/view"
 	frames, _ := json.Marshal([]string{link, view})

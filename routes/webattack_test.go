@@ -83,20 +83,20 @@ func TestForeignPagesCannotUseTheServerInChromium(t *testing.T) {
 		}
 	}
 
-	convs, _ := store.Conversations()
+	convs, _ := store.Conversations(ctx)
 	if len(convs) != 1 || convs[0].ID != "victim" {
 		t.Fatalf("conversations after the attack: %+v", convs)
 	}
 	sp, _ := store.Space("victim")
 	defer sp.Close()
-	list, _ := sp.List()
+	list, _ := sp.List(ctx)
 	if len(list) != 1 || list[0].Name != "secret.txt" {
 		t.Fatalf("files after the attack: %+v", list)
 	}
-	if b, _, err := sp.ReadFile("secret.txt", 100); err != nil || string(b) != "s3cret" {
+	if b, _, err := sp.ReadFile(ctx, "secret.txt", 100); err != nil || string(b) != "s3cret" {
 		t.Fatalf("secret.txt after the attack: %q %v", b, err)
 	}
-	if vs, _ := sp.Versions(secret.ID); len(vs) != 1 {
+	if vs, _ := sp.Versions(ctx, secret.ID); len(vs) != 1 {
 		t.Fatalf("versions after the attack: %+v", vs)
 	}
 

@@ -91,7 +91,7 @@ func (p browserPage) names(conv string) []string {
 		p.t.Fatal(err)
 	}
 	defer sp.Close()
-	recs, _, err := sp.Find(files.ListQuery{})
+	recs, _, err := sp.Find(context.Background(), files.ListQuery{})
 	if err != nil {
 		p.t.Fatal(err)
 	}

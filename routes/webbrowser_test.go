@@ -216,7 +216,7 @@ func checkRestore(p browserPage, conv string) {
 		t.Fatal(err)
 	}
 	defer sp.Close()
-	if got, _, err := sp.ReadFile("archive/drafts/alpha-2.txt", 1<<20); err != nil || string(got) != "alpha\n" {
+	if got, _, err := sp.ReadFile(ctx, "archive/drafts/alpha-2.txt", 1<<20); err != nil || string(got) != "alpha\n" {
 		t.Errorf("restored %q, %v", got, err)
 	}
 	run(t, ctx, chromedp.Click(chromedp.ID("show-deleted")))

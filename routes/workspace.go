@@ -151,7 +151,7 @@ func (s *Server) loadCode(w http.ResponseWriter, r *http.Request, body map[strin
 		return "", "", false
 	}
 	filename = codeName(r.Context(), rawID.(string))
-	f, _, err := s.work.Open(filename)
+	f, _, err := s.work.Open(r.Context(), filename)
 	if err != nil {
 		if files.KindOf(err) == files.KindNotFound {
 			writeJSON(w, http.StatusNotFound, envelope{Error: &errorBody{Type: "FileNotFoundError",

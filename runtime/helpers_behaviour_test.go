@@ -40,7 +40,7 @@ write_file("empty.txt", "");
 		"empty.txt":            "",
 	}
 	for name, w := range want {
-		f, _, err := sp.Open(name)
+		f, _, err := sp.Open(context.Background(), name)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue

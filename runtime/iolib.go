@@ -52,7 +52,7 @@ func (s *session) ioOpen(call goja.FunctionCall) goja.Value {
 	switch base {
 	case "r":
 		var info files.Info
-		h.f, info, err = sp.Open(name)
+		h.f, info, err = sp.Open(s.ctx, name)
 		if err == nil {
 			h.name, h.br = info.Name, bufio.NewReaderSize(h.f, 64<<10)
 		}
@@ -104,7 +104,7 @@ func (s *session) ioList(call goja.FunctionCall) goja.Value {
 	if a := call.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
 		dir = s.stringArg(call, 0, "io.list(path)", "path")
 	}
-	entries, err := sp.ReadDir(dir)
+	entries, err := sp.ReadDir(s.ctx, dir)
 	if err != nil {
 		s.throwFiles(err)
 	}

@@ -150,7 +150,7 @@ func TestIOHandlesClosedAtTheEndOfARun(t *testing.T) {
 	}
 	sp, _ := e.store.Space("end")
 	defer sp.Close()
-	f, _, err := sp.Open("kept.txt")
+	f, _, err := sp.Open(context.Background(), "kept.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

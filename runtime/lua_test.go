@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -50,7 +51,7 @@ func TestSeedLuaExamplesRunUnchanged(t *testing.T) {
 		t.Fatalf("seed 000 result %s", rep.Result)
 	}
 	sp, _ := e.store.Space("seed000")
-	csv, _, err := sp.ReadFile("transactions.csv", 1<<20)
+	csv, _, err := sp.ReadFile(context.Background(), "transactions.csv", 1<<20)
 	sp.Close()
 	if err != nil || !strings.HasPrefix(string(csv), "id,date,amount,category\nt1,2026-01-01,1.50,food\n") {
 		t.Fatalf("transactions.csv: %q %v", csv, err)

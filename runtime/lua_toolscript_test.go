@@ -230,7 +230,7 @@ func TestToolscriptIOLimitsAndFinalState(t *testing.T) {
 	}
 	sp, _ := e.store.Space("leak")
 	defer sp.Close()
-	if b, _, err := sp.ReadFile("leak.txt", 100); err != nil || string(b) != "data" {
+	if b, _, err := sp.ReadFile(context.Background(), "leak.txt", 100); err != nil || string(b) != "data" {
 		t.Fatalf("handle_cleanup_on_drop: %q %v", b, err)
 	}
 }

@@ -70,7 +70,7 @@ func (s *luaSession) openHandle(L *lua.LState, fn, name, mode string) (*handle, 
 	switch base {
 	case "r":
 		var info files.Info
-		if h.f, info, err = sp.Open(name); err == nil {
+		if h.f, info, err = sp.Open(s.ctx, name); err == nil {
 			h.name, h.br = info.Name, bufio.NewReaderSize(h.f, 64<<10)
 		}
 	default:
@@ -202,7 +202,7 @@ func (s *luaSession) luaType(L *lua.LState) int {
 // luaList is io.list(path?): the names in a folder, without recursion.
 func (s *luaSession) luaList(L *lua.LState) int {
 	sp := s.needSpace("io.list")
-	entries, err := sp.ReadDir(L.OptString(1, ""))
+	entries, err := sp.ReadDir(s.ctx, L.OptString(1, ""))
 	if err != nil {
 		s.raiseFiles(err)
 	}
@@ -224,7 +224,7 @@ func (s *luaSession) luaOSRemove(L *lua.LState) int {
 		return 1
 	}
 	if name != "" {
-		if _, derr := sp.ReadDir(name); derr == nil {
+		if _, derr := sp.ReadDir(s.ctx, name); derr == nil {
 			L.RaiseError("os.remove: cannot remove directory %q: only files are removed", name)
 		}
 	}

@@ -49,7 +49,7 @@ func (s *runState) readContent(name string) (c content.Content, url string, err 
 	} else {
 		var sp files.Ops
 		if sp, err = s.spaceFor("read_file"); err == nil {
-			if f, info, err = sp.Open(name); err == nil {
+			if f, info, err = sp.Open(s.ctx, name); err == nil {
 				url = s.link(info.Name)
 			}
 		}
@@ -78,7 +78,7 @@ func (s *runState) removeFile(fn, name string) (string, error) {
 	}
 	clean, err := files.ValidateName(name)
 	if err == nil {
-		err = sp.Remove(clean)
+		err = sp.Remove(s.ctx, clean)
 	}
 	if err == nil {
 		s.touched.Touch(clean, OpRemove)
@@ -99,7 +99,7 @@ func (s *runState) describe(name string) (fileFacts, error) {
 	if err != nil {
 		return fileFacts{}, err
 	}
-	f, info, err := sp.Open(name)
+	f, info, err := sp.Open(s.ctx, name)
 	if err != nil {
 		return fileFacts{}, err
 	}

@@ -46,7 +46,7 @@ func (r *Runner) supervise(ctx context.Context, timeout time.Duration, stop func
 
 // report is the Report of a run that ended with out.
 func (s *runState) report(out outcome) (*Report, error) {
-	rep := &Report{Result: out.result, Logs: s.logs.snapshot(), FilesTouched: s.touched.Final(s.space, s.link)}
+	rep := &Report{Result: out.result, Logs: s.logs.snapshot(), FilesTouched: s.touched.Final(s.ctx, s.space, s.link)}
 	if rep.Result == nil && out.err == nil {
 		// No value: the last line printed, when it is JSON (restexec).
 		rep.Result = s.logs.printedResult()

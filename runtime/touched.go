@@ -1,7 +1,9 @@
 package runtime
 
 import (
+	"context"
 	"sync"
+	"time"
 
 	"convfiles/files"
 )
@@ -41,7 +43,13 @@ func (t *TouchLog) Touch(name, op string) {
 
 // Final is the final state of every name touched, read from sp; link
 // gives a file's URL.
-func (t *TouchLog) Final(sp files.Ops, link func(name string) string) []Touched {
+// finalWait bounds the look at what a run touched: it is taken after the
+// run's own context may have ended (a timeout, a cancelled request).
+const finalWait = 10 * time.Second
+
+func (t *TouchLog) Final(ctx context.Context, sp files.Ops, link func(name string) string) []Touched {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalWait)
+	defer cancel()
 	t.mu.Lock()
 	names := append([]string(nil), t.names...)
 	wrote := make(map[string]bool, len(t.wrote))
@@ -51,7 +59,7 @@ func (t *TouchLog) Final(sp files.Ops, link func(name string) string) []Touched 
 	t.mu.Unlock()
 	out := make([]Touched, 0, len(names))
 	for _, n := range names {
-		info, err := sp.Stat(n)
+		info, err := sp.Stat(ctx, n)
 		if err != nil {
 			out = append(out, Touched{Name: n, Op: OpRemove})
 			continue

@@ -28,8 +28,8 @@ func TestGarbageCollection(t *testing.T) {
 		}
 	}
 	sp.WriteBytes(ctx, "gone.txt", []byte("deleted, kept as a version"), files.WriteOptions{})
-	gone, _ := sp.Record("gone.txt")
-	if err := sp.Remove("gone.txt"); err != nil {
+	gone, _ := sp.Record(ctx, "gone.txt")
+	if err := sp.Remove(ctx, "gone.txt"); err != nil {
 		t.Fatal(err)
 	}
 	// The crash: an object put under the objects folder, no row after it.
@@ -64,13 +64,13 @@ func TestGarbageCollection(t *testing.T) {
 	}
 
 	// Removing the conversation removes its rows, then every object.
-	if err := store.RemoveConversation("c1"); err != nil {
+	if err := store.RemoveConversation(ctx, "c1"); err != nil {
 		t.Fatal(err)
 	}
 	if n := countObjects(t, blobs, "c1"); n != 0 {
 		t.Fatalf("%d objects left after removing the conversation", n)
 	}
-	if _, err := sp.Stat("kept.txt"); files.KindOf(err) != files.KindNotFound {
+	if _, err := sp.Stat(ctx, "kept.txt"); files.KindOf(err) != files.KindNotFound {
 		t.Fatalf("a removed conversation's file: %v", err)
 	}
 }

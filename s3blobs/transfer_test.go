@@ -50,7 +50,7 @@ func fillHistory(t *testing.T, s *engine.Store) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := sp.Rename("notes.txt", "kept/notes.txt"); err != nil {
+	if _, err := sp.Rename(ctx, "notes.txt", "kept/notes.txt"); err != nil {
 		t.Fatal(err)
 	}
 	big := make([]byte, 6<<20+123)
@@ -59,7 +59,7 @@ func fillHistory(t *testing.T, s *engine.Store) {
 		t.Fatal(err)
 	}
 	sp.WriteBytes(ctx, "gone.txt", []byte("deleted, kept as a version"), files.WriteOptions{})
-	if err := sp.Remove("gone.txt"); err != nil {
+	if err := sp.Remove(ctx, "gone.txt"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -153,7 +153,7 @@ func TestTransferRefusesDamageAndConflicts(t *testing.T) {
 	defer sp.Close()
 	sp.WriteBytes(ctx, "a.txt", []byte("first"), files.WriteOptions{})
 	sp.WriteBytes(ctx, "a.txt", []byte("second"), files.WriteOptions{})
-	rec, _ := sp.Record("a.txt")
+	rec, _ := sp.Record(ctx, "a.txt")
 	versionFile := filepath.Join(dir, "files", "c1", files.ReservedPrefix+"versions", rec.ID, "1")
 	if err := os.WriteFile(versionFile, []byte("FIRST"), 0o644); err != nil {
 		t.Fatal(err)

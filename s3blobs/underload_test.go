@@ -71,7 +71,7 @@ func TestWritersOutnumberingThePoolNeverLockUp(t *testing.T) {
 			for _, conv := range []string{"shared", fmt.Sprintf("own-%d", w)} {
 				name := fmt.Sprintf("w%d/d%d/f%d.txt", w, i%2, i)
 				sp, _ := store.Space(conv)
-				got, _, err := sp.ReadFile(name, 1<<20)
+				got, _, err := sp.ReadFile(ctx, name, 1<<20)
 				sp.Close()
 				if err != nil || string(got) != conv+" "+name {
 					t.Errorf("%s %s reads %q, %v", conv, name, got, err)
@@ -138,11 +138,11 @@ func TestACommitIsNeverUndone(t *testing.T) {
 	other := openReplica(t, blobs, url, engine.Options{Versions: 2})
 	for what, s := range map[string]*engine.Store{"this replica": store, "another replica": other} {
 		sp, _ := s.Space("c")
-		rec, err := sp.Record("report.txt")
+		rec, err := sp.Record(ctx, "report.txt")
 		if err != nil || rec.Version != 2 {
 			t.Fatalf("%s: the committed row: %+v %v", what, rec, err)
 		}
-		got, _, err := sp.ReadFile("report.txt", 1<<20)
+		got, _, err := sp.ReadFile(ctx, "report.txt", 1<<20)
 		if err != nil || string(got) != "version 2\n" {
 			t.Errorf("%s: the committed version reads %q, %v; a row without its object", what, got, err)
 		}

@@ -63,7 +63,7 @@ func waitForFile(t *testing.T, store *engine.Store, conv, name string) bool {
 	}
 	defer sp.Close()
 	for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
-		if _, err := sp.Stat(name); err == nil {
+		if _, err := sp.Stat(context.Background(), name); err == nil {
 			return true
 		}
 	}

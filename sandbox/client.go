@@ -86,13 +86,13 @@ func (cl *client) ID() string { return cl.id }
 
 func (cl *client) HostPath(name string) string { return cl.hostDir + "/" + name }
 
-func (cl *client) Stat(name string) (files.Info, error) {
+func (cl *client) Stat(ctx context.Context, name string) (files.Info, error) {
 	r, err := cl.do(&message{Op: "stat", Name: name})
 	return r.Info, err
 }
 
 // Open receives the file's descriptor, opened read-only by the server.
-func (cl *client) Open(name string) (files.Blob, files.Info, error) {
+func (cl *client) Open(ctx context.Context, name string) (files.Blob, files.Info, error) {
 	return cl.openOp(&message{Op: "open", Name: name})
 }
 
@@ -110,65 +110,65 @@ func (cl *client) openOp(m *message) (files.Blob, files.Info, error) {
 	return b, r.Info, err
 }
 
-func (cl *client) ReadFile(name string, max int64) ([]byte, files.Info, error) {
+func (cl *client) ReadFile(ctx context.Context, name string, max int64) ([]byte, files.Info, error) {
 	r, err := cl.do(&message{Op: "readfile", Name: name, A: max})
 	return r.Data, r.Info, err
 }
 
-func (cl *client) ReadAt(name string, off, n int64) ([]byte, error) {
+func (cl *client) ReadAt(ctx context.Context, name string, off, n int64) ([]byte, error) {
 	r, err := cl.do(&message{Op: "readat", Name: name, A: off, B: n})
 	return r.Data, err
 }
 
-func (cl *client) ReadLines(name string, q files.LineQuery) (files.LineRange, error) {
+func (cl *client) ReadLines(ctx context.Context, name string, q files.LineQuery) (files.LineRange, error) {
 	r, err := cl.do(&message{Op: "readlines", Name: name, A: int64(q.Start), B: int64(q.End), C: q.MaxBytes})
 	return r.Lines, err
 }
 
-func (cl *client) LineCount(name string) (int, error) {
+func (cl *client) LineCount(ctx context.Context, name string) (int, error) {
 	r, err := cl.do(&message{Op: "linecount", Name: name})
 	return int(r.A), err
 }
 
-func (cl *client) ReadDir(dir string) ([]files.DirEntry, error) {
+func (cl *client) ReadDir(ctx context.Context, dir string) ([]files.DirEntry, error) {
 	r, err := cl.do(&message{Op: "readdir", Name: dir})
 	return r.Dir, err
 }
 
-func (cl *client) List() ([]files.Info, error) {
+func (cl *client) List(ctx context.Context) ([]files.Info, error) {
 	r, err := cl.do(&message{Op: "list"})
 	return r.Infos, err
 }
 
 // Search sends the pattern; the server compiles it again (RE2: linear
 // time, its own nesting limit).
-func (cl *client) Search(name string, re *regexp.Regexp) ([]files.Match, bool, error) {
+func (cl *client) Search(ctx context.Context, name string, re *regexp.Regexp) ([]files.Match, bool, error) {
 	r, err := cl.do(&message{Op: "search", Name: name, Text: re.String()})
 	return r.Matches, r.Bool, err
 }
 
-func (cl *client) Resolve(idOrName string) (string, error) {
+func (cl *client) Resolve(ctx context.Context, idOrName string) (string, error) {
 	r, err := cl.do(&message{Op: "resolve", Name: idOrName})
 	return r.Name, err
 }
 
-func (cl *client) Record(idOrName string) (files.Record, error) {
+func (cl *client) Record(ctx context.Context, idOrName string) (files.Record, error) {
 	r, err := cl.do(&message{Op: "record", Name: idOrName})
 	return r.Record, err
 }
 
-func (cl *client) Versions(idOrName string) ([]files.Version, error) {
+func (cl *client) Versions(ctx context.Context, idOrName string) ([]files.Version, error) {
 	r, err := cl.do(&message{Op: "versions", Name: idOrName})
 	return r.Versions, err
 }
 
-func (cl *client) Find(q files.ListQuery) ([]files.Record, int, error) {
+func (cl *client) Find(ctx context.Context, q files.ListQuery) ([]files.Record, int, error) {
 	r, err := cl.do(&message{Op: "find", Query: &q})
 	return r.Records, int(r.A), err
 }
 
 // Sizes takes every name and size in one answer.
-func (cl *client) Sizes(prefix string, each func(name string, size int64)) error {
+func (cl *client) Sizes(ctx context.Context, prefix string, each func(name string, size int64)) error {
 	r, err := cl.do(&message{Op: "sizes", Name: prefix})
 	for _, fi := range r.Infos {
 		each(fi.Name, fi.Size)
@@ -224,17 +224,17 @@ func (cl *client) Copy(_ context.Context, src, dst string, opts files.WriteOptio
 	return r.Info, err
 }
 
-func (cl *client) Rename(from, to string) (files.Info, error) {
+func (cl *client) Rename(ctx context.Context, from, to string) (files.Info, error) {
 	r, err := cl.do(&message{Op: "rename", Name: from, Name2: to})
 	return r.Info, err
 }
 
-func (cl *client) RenameNew(from, to string) (files.Info, error) {
+func (cl *client) RenameNew(ctx context.Context, from, to string) (files.Info, error) {
 	r, err := cl.do(&message{Op: "renamenew", Name: from, Name2: to})
 	return r.Info, err
 }
 
-func (cl *client) Remove(name string) error {
+func (cl *client) Remove(ctx context.Context, name string) error {
 	_, err := cl.do(&message{Op: "remove", Name: name})
 	return err
 }

@@ -54,7 +54,7 @@ func TestLargeWritesCrossInChunks(t *testing.T) {
 		t.Fatalf("%v %+v", err, rep)
 	}
 	for name, size := range map[string]int64{"big.bin": 20 << 20, "b64.bin": 9 << 20} {
-		info, err := sp.Stat(name)
+		info, err := sp.Stat(context.Background(), name)
 		if err != nil || info.Size != size {
 			t.Fatalf("%s: %+v %v", name, info, err)
 		}

@@ -35,7 +35,7 @@ func (o *opServer) touchedFiles(l links.Links) []runtime.Touched {
 	if o.sp == nil {
 		return []runtime.Touched{}
 	}
-	return o.touched.Final(o.sp, func(name string) string { return l.URL(o.sp.ID(), name) })
+	return o.touched.Final(o.ctx, o.sp, func(name string) string { return l.URL(o.sp.ID(), name) })
 }
 
 func (o *opServer) noSpace() error {
@@ -55,12 +55,12 @@ func (o *opServer) handle(m *message) (*message, []*os.File) {
 	opts := m.Opts.options(o.budget)
 	switch m.Op {
 	case "stat":
-		r.Info, err = sp.Stat(m.Name)
+		r.Info, err = sp.Stat(o.ctx, m.Name)
 	case "open", "readroot":
 		var f files.Blob
 		switch {
 		case m.Op == "open":
-			f, r.Info, err = sp.Open(m.Name)
+			f, r.Info, err = sp.Open(o.ctx, m.Name)
 		case o.roots != nil:
 			f, r.Info, err = o.roots.Open(m.Name)
 		default:
@@ -73,38 +73,38 @@ func (o *opServer) handle(m *message) (*message, []*os.File) {
 			}
 		}
 	case "readfile":
-		r.Data, r.Info, err = sp.ReadFile(m.Name, m.A)
+		r.Data, r.Info, err = sp.ReadFile(o.ctx, m.Name, m.A)
 	case "readat":
-		r.Data, err = sp.ReadAt(m.Name, m.A, m.B)
+		r.Data, err = sp.ReadAt(o.ctx, m.Name, m.A, m.B)
 	case "readlines":
-		r.Lines, err = sp.ReadLines(m.Name, files.LineQuery{Start: int(m.A), End: int(m.B), MaxBytes: m.C})
+		r.Lines, err = sp.ReadLines(o.ctx, m.Name, files.LineQuery{Start: int(m.A), End: int(m.B), MaxBytes: m.C})
 	case "linecount":
 		var n int
-		n, err = sp.LineCount(m.Name)
+		n, err = sp.LineCount(o.ctx, m.Name)
 		r.A = int64(n)
 	case "readdir":
-		r.Dir, err = sp.ReadDir(m.Name)
+		r.Dir, err = sp.ReadDir(o.ctx, m.Name)
 	case "list":
-		r.Infos, err = sp.List()
+		r.Infos, err = sp.List(o.ctx)
 	case "search":
 		var re *regexp.Regexp
 		if re, err = regexp.Compile(m.Text); err == nil {
-			r.Matches, r.Bool, err = sp.Search(m.Name, re)
+			r.Matches, r.Bool, err = sp.Search(o.ctx, m.Name, re)
 		}
 	case "resolve":
-		r.Name, err = sp.Resolve(m.Name)
+		r.Name, err = sp.Resolve(o.ctx, m.Name)
 	case "record":
-		r.Record, err = sp.Record(m.Name)
+		r.Record, err = sp.Record(o.ctx, m.Name)
 	case "versions":
-		r.Versions, err = sp.Versions(m.Name)
+		r.Versions, err = sp.Versions(o.ctx, m.Name)
 	case "find":
 		var total int
 		if m.Query != nil {
-			r.Records, total, err = sp.Find(*m.Query)
+			r.Records, total, err = sp.Find(o.ctx, *m.Query)
 		}
 		r.A = int64(total)
 	case "sizes":
-		err = sp.Sizes(m.Name, func(name string, size int64) { r.Infos = append(r.Infos, files.Info{Name: name, Size: size}) })
+		err = sp.Sizes(o.ctx, m.Name, func(name string, size int64) { r.Infos = append(r.Infos, files.Info{Name: name, Size: size}) })
 	case "writebytes":
 		r.Info, err = sp.WriteBytes(o.ctx, m.Name, m.Data, opts)
 	case "writeat":
@@ -120,11 +120,11 @@ func (o *opServer) handle(m *message) (*message, []*os.File) {
 	case "copy":
 		r.Info, err = sp.Copy(o.ctx, m.Name, m.Name2, opts)
 	case "rename":
-		r.Info, err = sp.Rename(m.Name, m.Name2)
+		r.Info, err = sp.Rename(o.ctx, m.Name, m.Name2)
 	case "renamenew":
-		r.Info, err = sp.RenameNew(m.Name, m.Name2)
+		r.Info, err = sp.RenameNew(o.ctx, m.Name, m.Name2)
 	case "remove":
-		err = sp.Remove(m.Name)
+		err = sp.Remove(o.ctx, m.Name)
 	case "restore":
 		r.Info, err = sp.Restore(o.ctx, m.Name, int(m.A), opts)
 	case "download":

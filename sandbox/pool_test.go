@@ -90,7 +90,7 @@ beta
 	if len(rep.FilesTouched) != 5 {
 		t.Fatalf("files touched: %+v", rep.FilesTouched)
 	}
-	rec, err := sp.Record("a.txt")
+	rec, err := sp.Record(context.Background(), "a.txt")
 	if err != nil || rec.ID == "" || rec.Size != int64(len("inserted\nalpha\nbeta\n")) {
 		t.Fatalf("the server's index: %+v %v", rec, err)
 	}

@@ -87,7 +87,7 @@ func BenchmarkList100k(b *testing.B) {
 	find := func(q files.ListQuery, want int) func(*testing.B) {
 		return func(b *testing.B) {
 			for b.Loop() {
-				recs, total, err := sp.Find(q)
+				recs, total, err := sp.Find(context.Background(), q)
 				if err != nil || total != want {
 					b.Fatalf("%d matches, want %d: %v (%d records)", total, want, err, len(recs))
 				}
@@ -114,7 +114,7 @@ func BenchmarkList100k(b *testing.B) {
 		}
 		defer standalone.Close()
 		for b.Loop() {
-			if _, total, err := standalone.Find(files.ListQuery{Pattern: "*.csv"}); err != nil || total != listFiles/10 {
+			if _, total, err := standalone.Find(context.Background(), files.ListQuery{Pattern: "*.csv"}); err != nil || total != listFiles/10 {
 				b.Fatalf("%d matches: %v", total, err)
 			}
 		}
@@ -195,7 +195,7 @@ func BenchmarkReconcile100k(b *testing.B) {
 			b.ReportMetric(float64(first.Microseconds())/1000, "first-write-ms")
 			b.ReportMetric(float64(time.Since(t0).Microseconds())/1000, "second-write-ms")
 			for _, n := range []string{"first.txt", "second.txt"} {
-				if err := sp.Remove(n); err != nil {
+				if err := sp.Remove(context.Background(), n); err != nil {
 					b.Fatal(err)
 				}
 			}

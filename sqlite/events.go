@@ -5,6 +5,7 @@ import (
 	"database/sql"
 
 	"convfiles/files"
+	"convfiles/internal/sqltext"
 )
 
 // DefaultEventsKept is how many events the history holds; older ones are
@@ -31,7 +32,7 @@ func (ix *Index) insertEvent(tx *stmtTx, ev files.Event) (files.Event, error) {
 	}
 	ev.Time = ev.Time.UTC().Round(0) // what parseStamp(stamp(ev.Time)) gives
 	if every := min(max(ix.eventsKept/100, 1), 1000); ev.Seq%every == 0 {
-		_, err = tx.Exec(`DELETE FROM events WHERE seq <= ?`, ev.Seq-ix.eventsKept)
+		_, err = tx.Exec(sqltext.PruneEvents, ev.Seq-ix.eventsKept)
 	}
 	return ev, err
 }
@@ -39,14 +40,11 @@ func (ix *Index) insertEvent(tx *stmtTx, ev files.Event) (files.Event, error) {
 // Events returns up to limit events after seq, for one conversation or
 // ("") for all, oldest first.
 func (ix *Index) Events(ctx context.Context, conversation string, after int64, limit int) ([]files.Event, error) {
-	q := `SELECT seq, conversation, type, file_id, name, size, mime_type, source_session_id, renamed_from, time
-		FROM events WHERE seq > ?`
-	args := []any{after}
+	q, args := sqltext.Events, []any{after, limit}
 	if conversation != "" {
-		q += ` AND conversation = ?`
-		args = append(args, conversation)
+		q, args = sqltext.EventsOf, []any{after, conversation, limit}
 	}
-	rows, err := ix.r.QueryContext(ctx, q+` ORDER BY seq LIMIT ?`, append(args, limit)...)
+	rows, err := ix.r.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, wrap("events", err)
 	}
@@ -70,6 +68,6 @@ func (ix *Index) EventRange(ctx context.Context) (first, last int64, err error) 
 	var lo, hi sql.NullInt64
 	// Two sub-selects are two probes of the primary key; MIN and MAX
 	// together in one select are planned as a scan of the whole table.
-	err = ix.r.QueryRowContext(ctx, `SELECT (SELECT MIN(seq) FROM events), (SELECT MAX(seq) FROM events)`).Scan(&lo, &hi)
+	err = ix.r.QueryRowContext(ctx, sqltext.EventRange).Scan(&lo, &hi)
 	return lo.Int64, hi.Int64, wrap("events", err)
 }

@@ -23,7 +23,7 @@ func TestRecordsDescribeEveryWrite(t *testing.T) {
 	if len(first.ID) != 36 {
 		t.Fatalf("write returned ID %q, want a UUID", first.ID)
 	}
-	rec, err := sp.Record("notes.txt")
+	rec, err := sp.Record(ctx, "notes.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,23 +35,23 @@ func TestRecordsDescribeEveryWrite(t *testing.T) {
 	if second.ID != first.ID {
 		t.Fatalf("an overwrite changed the ID: %s -> %s", first.ID, second.ID)
 	}
-	renamed, err := sp.Rename("notes.txt", "dir/ünïcode.txt")
+	renamed, err := sp.Rename(ctx, "notes.txt", "dir/ünïcode.txt")
 	if err != nil || renamed.ID != first.ID {
 		t.Fatalf("rename: %+v %v", renamed, err)
 	}
-	rec, err = sp.Record(first.ID)
+	rec, err = sp.Record(ctx, first.ID)
 	if err != nil || rec.Name != "dir/ünïcode.txt" || rec.Version != 2 || rec.SHA256 != sum("two!") || rec.Source != files.SourceUpload {
 		t.Fatalf("after rename: %+v %v", rec, err)
 	}
-	if name, err := sp.Resolve(first.ID); err != nil || name != "dir/ünïcode.txt" {
+	if name, err := sp.Resolve(ctx, first.ID); err != nil || name != "dir/ünïcode.txt" {
 		t.Fatalf("resolve by ID: %q %v", name, err)
 	}
 	other := e.space(t, "c2")
 	// There the ID is only a (valid) name, of a file that does not exist.
-	if name, err := other.Resolve(first.ID); err != nil || name != first.ID {
+	if name, err := other.Resolve(ctx, first.ID); err != nil || name != first.ID {
 		t.Fatalf("another conversation resolved the ID to %q (%v)", name, err)
 	}
-	if _, err := other.Record(first.ID); files.KindOf(err) != files.KindNotFound {
+	if _, err := other.Record(ctx, first.ID); files.KindOf(err) != files.KindNotFound {
 		t.Fatalf("another conversation sees the file: %v", err)
 	}
 }
@@ -67,16 +67,16 @@ func TestVersionsKeepOverwrittenAndDeletedContent(t *testing.T) {
 	id := write(t, sp, "a.txt", "v1").ID
 	write(t, sp, "a.txt", "v2")
 	write(t, sp, "a.txt", "v3")
-	vs, err := sp.Versions(id)
+	vs, err := sp.Versions(ctx, id)
 	if err != nil || len(vs) != 2 || vs[0].Version != 2 || vs[1].Version != 1 || vs[0].SHA256 != sum("v2") || vs[0].Reason != "overwrite" {
 		t.Fatalf("versions after 3 writes: %+v %v", vs, err)
 	}
 	write(t, sp, "a.txt", "v4") // prunes version 1
-	vs, _ = sp.Versions(id)
+	vs, _ = sp.Versions(ctx, id)
 	if len(vs) != 2 || vs[1].Version != 2 {
 		t.Fatalf("keep=2 kept %+v", vs)
 	}
-	if _, _, err := sp.OpenVersion(id, 1); files.KindOf(err) != files.KindNotFound {
+	if _, _, err := sp.OpenVersion(ctx, id, 1); files.KindOf(err) != files.KindNotFound {
 		t.Fatalf("pruned version still readable: %v", err)
 	}
 	if _, err := sp.Restore(ctx, id, 2, files.WriteOptions{}); err != nil {
@@ -85,24 +85,24 @@ func TestVersionsKeepOverwrittenAndDeletedContent(t *testing.T) {
 	if got := read(t, sp, "a.txt"); got != "v2" {
 		t.Fatalf("restored %q", got)
 	}
-	vs, _ = sp.Versions(id)
+	vs, _ = sp.Versions(ctx, id)
 	if vs[0].Version != 4 || vs[0].SHA256 != sum("v4") {
 		t.Fatalf("the restore did not keep the replaced content: %+v", vs)
 	}
-	if err := sp.Remove("a.txt"); err != nil {
+	if err := sp.Remove(ctx, "a.txt"); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := sp.Record(id)
+	rec, err := sp.Record(ctx, id)
 	if err != nil || rec.Deleted == nil {
 		t.Fatalf("deleted file's record: %+v %v", rec, err)
 	}
-	if _, err := sp.Resolve(id); files.KindOf(err) != files.KindNotFound {
+	if _, err := sp.Resolve(ctx, id); files.KindOf(err) != files.KindNotFound {
 		t.Fatalf("a deleted file resolves: %v", err)
 	}
 	if _, err := sp.Restore(ctx, id, 5, files.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if rec, _ := sp.Record("a.txt"); rec.ID != id || read(t, sp, "a.txt") != "v2" || rec.Version != 6 {
+	if rec, _ := sp.Record(ctx, "a.txt"); rec.ID != id || read(t, sp, "a.txt") != "v2" || rec.Version != 6 {
 		t.Fatalf("undelete: %+v %q", rec, read(t, sp, "a.txt"))
 	}
 	// 2 live bytes + versions (2 bytes each, at most 2 kept) are charged.
@@ -123,7 +123,7 @@ func TestListGlobSortAndPage(t *testing.T) {
 		write(t, sp, f.name, f.body)
 	}
 	names := func(q files.ListQuery) (string, int) {
-		recs, total, err := sp.Find(q)
+		recs, total, err := sp.Find(context.Background(), q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,7 +152,7 @@ func TestListGlobSortAndPage(t *testing.T) {
 			t.Errorf("%+v: got %q (%d), want %q (%d)", c.q, got, total, c.want, c.total)
 		}
 	}
-	if _, _, err := sp.Find(files.ListQuery{Pattern: "[a-"}); files.KindOf(err) != files.KindInvalid {
+	if _, _, err := sp.Find(context.Background(), files.ListQuery{Pattern: "[a-"}); files.KindOf(err) != files.KindInvalid {
 		t.Errorf("malformed pattern: %v", err)
 	}
 }

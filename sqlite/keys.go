@@ -8,24 +8,23 @@ import (
 	"time"
 
 	"convfiles/internal/keyrows"
+	"convfiles/internal/sqltext"
 )
 
 var _ keyrows.Store = (*Index)(nil)
 
 // CreateKeyRow stores a new API key's row.
 func (ix *Index) CreateKeyRow(ctx context.Context, r keyrows.Row) error {
-	_, err := ix.w.ExecContext(ctx, `INSERT INTO api_keys (id, name, hash, scopes, tenant, conversations, created_on, max_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := ix.w.ExecContext(ctx, sqltext.InsertKey,
 		r.ID, r.Name, r.Hash, r.Scopes, r.Tenant, r.Conversations, r.Created, r.MaxBytes)
 	return err
 }
-
-const keyColumns = `id, name, hash, scopes, tenant, conversations, created_on, revoked_on, max_bytes`
 
 // KeyRow returns the row of the key with the given ID.
 func (ix *Index) KeyRow(ctx context.Context, id string) (keyrows.Row, error) {
 	// Every request of a hosted server looks its key up: the statement is
 	// prepared once, not parsed per request.
-	st, err := ix.readStmt(`SELECT ` + keyColumns + ` FROM api_keys WHERE id = ?`)
+	st, err := ix.readStmt(sqltext.KeyByID)
 	if err != nil {
 		return keyrows.Row{}, err
 	}
@@ -38,7 +37,7 @@ func (ix *Index) KeyRow(ctx context.Context, id string) (keyrows.Row, error) {
 
 // KeyRows returns every key's row, oldest first.
 func (ix *Index) KeyRows(ctx context.Context) ([]keyrows.Row, error) {
-	rows, err := ix.r.QueryContext(ctx, `SELECT `+keyColumns+` FROM api_keys ORDER BY created_on, id`)
+	rows, err := ix.r.QueryContext(ctx, sqltext.AllKeys)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +55,7 @@ func (ix *Index) KeyRows(ctx context.Context) ([]keyrows.Row, error) {
 
 // RevokeKeyRow marks the key revoked at the given time, once.
 func (ix *Index) RevokeKeyRow(ctx context.Context, id string, at time.Time) error {
-	res, err := ix.w.ExecContext(ctx, `UPDATE api_keys SET revoked_on = COALESCE(revoked_on, ?) WHERE id = ?`, at.UnixNano(), id)
+	res, err := ix.w.ExecContext(ctx, sqltext.RevokeKey, at.UnixNano(), id)
 	if err != nil {
 		return err
 	}

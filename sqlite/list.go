@@ -41,7 +41,7 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 		if limit <= 0 {
 			limit = -1
 		}
-		recs, err := ix.records(ctx, `SELECT `+fileColumns+` FROM files WHERE `+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
+		recs, err := ix.records(ctx, `SELECT `+sqltext.FileColumns+` FROM files WHERE `+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
 			append(args, limit, q.Offset)...)
 		return recs, total, err
 	}
@@ -84,7 +84,7 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 // page of those whose names match: for long pages, cheaper than a second
 // query by ID.
 func (ix *Index) listAll(ctx context.Context, where, order string, args []any, q files.ListQuery) ([]files.Record, int, error) {
-	recs, err := ix.records(ctx, `SELECT `+fileColumns+` FROM files WHERE `+where+` ORDER BY `+order, args...)
+	recs, err := ix.records(ctx, `SELECT `+sqltext.FileColumns+` FROM files WHERE `+where+` ORDER BY `+order, args...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -109,7 +109,7 @@ func (ix *Index) recordsByID(ctx context.Context, ids []any) ([]files.Record, er
 	var out []files.Record
 	for len(ids) > 0 {
 		n := min(batch, len(ids))
-		recs, err := ix.records(ctx, `SELECT `+fileColumns+` FROM files WHERE id IN (`+placeholders(n)+`)`, ids[:n]...)
+		recs, err := ix.records(ctx, `SELECT `+sqltext.FileColumns+` FROM files WHERE id IN (`+placeholders(n)+`)`, ids[:n]...)
 		if err != nil {
 			return nil, err
 		}

@@ -5,11 +5,8 @@ import (
 	"database/sql"
 
 	"convfiles/files"
+	"convfiles/internal/sqltext"
 )
-
-// fileColumns are the columns scanRecord reads, in its order.
-const fileColumns = `id, conversation, name, mime_type, size, sha256, version, source,
-	source_session_id, created_on, modified_on, deleted_on, disk_time, derived_from, blob`
 
 type scanner interface{ Scan(...any) error }
 
@@ -43,8 +40,7 @@ func (ix *Index) ByID(ctx context.Context, id string) (files.Record, error) {
 
 // Versions lists a file's kept versions, newest first.
 func (ix *Index) Versions(ctx context.Context, fileID string) ([]files.Version, error) {
-	rows, err := ix.r.QueryContext(ctx, `SELECT file_id, version, name, mime_type, size, sha256, saved_on, kept_on, reason, blob
-		FROM versions WHERE file_id = ? ORDER BY version DESC`, fileID)
+	rows, err := ix.r.QueryContext(ctx, sqltext.VersionsOf, fileID)
 	if err != nil {
 		return nil, wrap("list versions", err)
 	}
@@ -88,18 +84,9 @@ func (ix *Index) Conversations(ctx context.Context) ([]files.ConversationInfo, e
 	return out, wrap("list conversations", rows.Err())
 }
 
-// distinctConversations lists the conversations of the files table by
-// skipping from one to the next along the index on (conversation, …): a
-// probe per conversation, where SELECT DISTINCT reads every row.
-const distinctConversations = `WITH RECURSIVE c(id) AS (
-	SELECT (SELECT MIN(conversation) FROM files)
-	UNION ALL
-	SELECT (SELECT MIN(conversation) FROM files WHERE conversation > c.id) FROM c WHERE c.id IS NOT NULL)
-SELECT id FROM c WHERE id IS NOT NULL`
-
 // ConversationIDs lists every conversation the index holds rows for.
 func (ix *Index) ConversationIDs(ctx context.Context) ([]string, error) {
-	rows, err := ix.r.QueryContext(ctx, distinctConversations)
+	rows, err := ix.r.QueryContext(ctx, sqltext.DistinctConversations)
 	if err != nil {
 		return nil, wrap("list conversations", err)
 	}

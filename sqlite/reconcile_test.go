@@ -1,6 +1,7 @@
 package sqlite_test
 
 import (
+	"context"
 	"convfiles/engine"
 	"convfiles/sqlite"
 	"os"
@@ -40,25 +41,25 @@ func TestRestartReconcilesIndexWithDisk(t *testing.T) {
 
 	e.open(t)
 	sp = e.space(t, "c1")
-	if rec, err := sp.Record("b.txt"); err != nil || rec.ID != b.ID || rec.SHA256 != sum("changed") || rec.Size != 7 || rec.Version != 2 {
+	if rec, err := sp.Record(context.Background(), "b.txt"); err != nil || rec.ID != b.ID || rec.SHA256 != sum("changed") || rec.Size != 7 || rec.Version != 2 {
 		t.Errorf("changed file: %+v %v", rec, err)
 	}
-	if _, err := sp.Record("c.txt"); files.KindOf(err) != files.KindNotFound {
+	if _, err := sp.Record(context.Background(), "c.txt"); files.KindOf(err) != files.KindNotFound {
 		t.Errorf("vanished file still indexed: %v", err)
 	}
-	if rec, err := sp.Record("d.txt"); err != nil || len(rec.ID) != 36 || rec.SHA256 != sum("new") {
+	if rec, err := sp.Record(context.Background(), "d.txt"); err != nil || len(rec.ID) != 36 || rec.SHA256 != sum("new") {
 		t.Errorf("appeared file: %+v %v", rec, err)
 	}
-	if vs, _ := sp.Versions(a.ID); len(vs) != 1 || vs[0].Version != 2 {
+	if vs, _ := sp.Versions(context.Background(), a.ID); len(vs) != 1 || vs[0].Version != 2 {
 		t.Errorf("versions of a.txt: %+v", vs)
 	}
 	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
 		t.Errorf("orphan version bytes survived: %v", err)
 	}
-	if recs, total, _ := sp.Find(files.ListQuery{}); total != 3 || recs[0].Name != "a.txt" || recs[2].Name != "d.txt" {
+	if recs, total, _ := sp.Find(context.Background(), files.ListQuery{}); total != 3 || recs[0].Name != "a.txt" || recs[2].Name != "d.txt" {
 		t.Errorf("listing after restart: %+v", recs)
 	}
-	convs, _ := e.store.Conversations()
+	convs, _ := e.store.Conversations(context.Background())
 	if len(convs) != 1 || convs[0].ID != "c1" || convs[0].Files != 3 || convs[0].Bytes != 2+7+3 || convs[0].VersionBytes != 2 {
 		t.Errorf("conversations: %+v", convs)
 	}
@@ -89,13 +90,13 @@ func TestRemoveConversationDropsRowsAndVersions(t *testing.T) {
 	sp := e.space(t, "c1")
 	id := write(t, sp, "a.txt", "1").ID
 	write(t, sp, "a.txt", "2")
-	must(t, sp.Remove("a.txt"))
+	must(t, sp.Remove(context.Background(), "a.txt"))
 	write(t, e.space(t, "keep"), "k.txt", "k")
-	must(t, e.store.RemoveConversation("c1"))
-	if _, err := e.store.FileByID(id); files.KindOf(err) != files.KindNotFound {
+	must(t, e.store.RemoveConversation(context.Background(), "c1"))
+	if _, err := e.store.FileByID(context.Background(), id); files.KindOf(err) != files.KindNotFound {
 		t.Errorf("row survived: %v", err)
 	}
-	if convs, _ := e.store.Conversations(); len(convs) != 1 || convs[0].ID != "keep" {
+	if convs, _ := e.store.Conversations(context.Background()); len(convs) != 1 || convs[0].ID != "keep" {
 		t.Errorf("conversations: %+v", convs)
 	}
 	if _, err := os.Stat(filepath.Join(e.dir, "files", "c1")); !os.IsNotExist(err) {
@@ -134,7 +135,7 @@ func TestOnlyALoneStoreReconciles(t *testing.T) {
 	second, err := engine.OpenStore(filepath.Join(e.dir, "files"), engine.Options{Index: ix})
 	must(t, err)
 	sp, _ := second.Space("c1")
-	if _, err := sp.Record("external.txt"); files.KindOf(err) != files.KindNotFound {
+	if _, err := sp.Record(context.Background(), "external.txt"); files.KindOf(err) != files.KindNotFound {
 		t.Errorf("a second Store reconciled: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(inFlight, "1")); err != nil {
@@ -145,7 +146,7 @@ func TestOnlyALoneStoreReconciles(t *testing.T) {
 	ix.Close()
 
 	e.restart(t) // alone now
-	if _, err := e.space(t, "c1").Record("external.txt"); err != nil {
+	if _, err := e.space(t, "c1").Record(context.Background(), "external.txt"); err != nil {
 		t.Errorf("the Store that opened alone did not reconcile: %v", err)
 	}
 	if _, err := os.Stat(inFlight); !os.IsNotExist(err) {
@@ -178,7 +179,7 @@ func TestRestartTakesInNoLinksItDidNotMake(t *testing.T) {
 
 	e.open(t)
 	mine = e.space(t, "mine")
-	recs, _, err := mine.Find(files.ListQuery{})
+	recs, _, err := mine.Find(context.Background(), files.ListQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,13 +191,13 @@ func TestRestartTakesInNoLinksItDidNotMake(t *testing.T) {
 		t.Fatalf("after restart the conversation lists %v, want its own copy.txt, own.txt and real/inner.txt", names)
 	}
 	for _, name := range []string{"linked.txt", "theirs-folder/secret.txt", "mirror/inner.txt"} {
-		if b, _, err := mine.Open(name); err == nil {
+		if b, _, err := mine.Open(context.Background(), name); err == nil {
 			b.Close()
 			t.Errorf("%s opened", name)
 		}
 	}
 	for _, name := range []string{"copy.txt", "own.txt", "real/inner.txt"} {
-		b, _, err := mine.Open(name)
+		b, _, err := mine.Open(context.Background(), name)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue

@@ -45,7 +45,7 @@ func TestRemovingAConversationWhileItIsWritten(t *testing.T) {
 	go func() {
 		defer close(done)
 		for range 20 {
-			if err := e.store.RemoveConversation("c"); err != nil && files.KindOf(err) != files.KindNotFound {
+			if err := e.store.RemoveConversation(ctx, "c"); err != nil && files.KindOf(err) != files.KindNotFound {
 				t.Error(err)
 			}
 			time.Sleep(2 * time.Millisecond)
@@ -63,7 +63,7 @@ func TestRemovingAConversationWhileItIsWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sp.Close()
-	listed, err := sp.List()
+	listed, err := sp.List(ctx)
 	if err != nil && files.KindOf(err) != files.KindNotFound {
 		t.Fatal(err)
 	}

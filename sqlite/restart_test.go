@@ -81,12 +81,12 @@ func TestARestartWalksWhatChanged(t *testing.T) {
 		t.Errorf("a restart walked %v, want only what changed: %v", ix.walked, want)
 	}
 	sp, _ = store.Space("handmade")
-	if _, err := sp.Record("by-hand.txt"); err != nil {
+	if _, err := sp.Record(context.Background(), "by-hand.txt"); err != nil {
 		t.Errorf("the file added while the server was down: %v", err)
 	}
 	sp.Close()
 	sp, _ = store.Space("big")
-	if _, total, err := sp.Find(files.ListQuery{Limit: 1}); err != nil || total != listFiles {
+	if _, total, err := sp.Find(context.Background(), files.ListQuery{Limit: 1}); err != nil || total != listFiles {
 		t.Errorf("the unwalked conversation lists %d files, %v", total, err)
 	}
 	sp.Close()

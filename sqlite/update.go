@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"convfiles/files/driver"
+	"convfiles/internal/sqltext"
 	"database/sql"
 	"errors"
 	"strings"
@@ -133,8 +134,7 @@ func usage(q queryRower, conversation string) (files.Usage, error) {
 }
 
 func lookup(q queryRower, conversation, name string) (files.Record, error) {
-	row := q.QueryRow(`SELECT `+fileColumns+` FROM files
-		WHERE conversation = ? AND name = ? AND deleted_on IS NULL`, conversation, name)
+	row := q.QueryRow(sqltext.LookupFile, conversation, name)
 	rec, err := scanRecord(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return rec, files.E("find", files.KindNotFound, name, "no such file", nil)
@@ -143,7 +143,7 @@ func lookup(q queryRower, conversation, name string) (files.Record, error) {
 }
 
 func byID(q queryRower, id string) (files.Record, error) {
-	rec, err := scanRecord(q.QueryRow(`SELECT `+fileColumns+` FROM files WHERE id = ?`, id))
+	rec, err := scanRecord(q.QueryRow(sqltext.FileByID, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return rec, files.E("find", files.KindNotFound, id, "no file has this ID", nil)
 	}

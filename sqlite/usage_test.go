@@ -38,11 +38,11 @@ func TestUsageFollowsEveryChange(t *testing.T) {
 	}
 	check("overwrites with pruning")
 	write(t, sp, "b.txt", "bbbbbbbbbb")
-	if _, err := sp.Rename("b.txt", "a.txt"); err != nil {
+	if _, err := sp.Rename(ctx, "b.txt", "a.txt"); err != nil {
 		t.Fatal(err)
 	}
 	check("rename over a file")
-	if err := sp.Remove("a.txt"); err != nil {
+	if err := sp.Remove(ctx, "a.txt"); err != nil {
 		t.Fatal(err)
 	}
 	check("delete")
@@ -59,7 +59,7 @@ func TestUsageFollowsEveryChange(t *testing.T) {
 	if u, _ := e.index.Usage(ctx0, "u1"); u.Files != 1 || u.Bytes == 0 {
 		t.Fatalf("usage after restart %+v", u)
 	}
-	if err := e.store.RemoveConversation("u1"); err != nil {
+	if err := e.store.RemoveConversation(ctx, "u1"); err != nil {
 		t.Fatal(err)
 	}
 	if u, _ := e.index.Usage(ctx0, "u1"); u != (files.Usage{}) {

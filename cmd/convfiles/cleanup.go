@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -34,13 +35,13 @@ func cmdCleanup(e *env, args []string) error {
 	defer closeStore()
 	var victims []files.ConversationInfo
 	if *conv != "" {
-		info, err := store.Conversation(*conv)
+		info, err := store.Conversation(context.Background(), *conv)
 		if err != nil {
 			return err
 		}
 		victims = append(victims, info)
 	} else {
-		all, err := store.Conversations()
+		all, err := store.Conversations(context.Background())
 		if err != nil {
 			return err
 		}
@@ -58,7 +59,7 @@ func cmdCleanup(e *env, args []string) error {
 	var freed int64
 	for _, c := range victims {
 		if !*dryRun {
-			if err := store.RemoveConversation(c.ID); err != nil {
+			if err := store.RemoveConversation(context.Background(), c.ID); err != nil {
 				return err
 			}
 		}

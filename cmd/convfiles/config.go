@@ -172,6 +172,7 @@ func (d *Duration) UnmarshalText(b []byte) error {
 
 // defaultConfig is the embedded configuration convfiles runs on with no file.
 func defaultConfig() Config {
+	defaultRates := routes.DefaultRateLimits()
 	return Config{
 		DataDir:  filepath.Join(xdg.DataHome, "convfiles"),
 		Mode:     "local",
@@ -184,14 +185,14 @@ func defaultConfig() Config {
 		Log:     LogConfig{Level: "info", Format: "text"},
 		Storage: StorageConfig{GCInterval: Duration{time.Hour}, GCGrace: Duration{time.Hour}},
 		RateLimit: RateLimitConfig{
-			PerClient: routes.DefaultRateLimits.PerClient,
-			PerCodeID: routes.DefaultRateLimits.PerCodeID,
-			Global:    routes.DefaultRateLimits.Global,
+			PerClient: defaultRates.PerClient,
+			PerCodeID: defaultRates.PerCodeID,
+			Global:    defaultRates.Global,
 
-			PerCredential:         routes.DefaultRateLimits.PerCredential,
-			MCPPerClient:          routes.DefaultRateLimits.MCPPerClient,
-			EventStreams:          routes.DefaultRateLimits.EventStreams,
-			EventStreamsPerClient: routes.DefaultRateLimits.EventStreamsPerClient,
+			PerCredential:         defaultRates.PerCredential,
+			MCPPerClient:          defaultRates.MCPPerClient,
+			EventStreams:          defaultRates.EventStreams,
+			EventStreamsPerClient: defaultRates.EventStreamsPerClient,
 		},
 		Limits: LimitsConfig{
 			MaxFileBytes:         files.DefaultMaxFileBytes,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"convfiles/engine"
 	"errors"
 	"fmt"
@@ -71,7 +72,7 @@ func storeExists(cfg Config) error {
 // conversationExists is an error naming conv when the store has no such
 // conversation, and how to list those it has.
 func conversationExists(store *engine.Store, cfg Config, conv string) error {
-	_, err := store.Conversation(conv)
+	_, err := store.Conversation(context.Background(), conv)
 	if files.KindOf(err) == files.KindNotFound {
 		where := cfg.DataDir
 		if isPostgresURL(cfg.Storage.Index) {

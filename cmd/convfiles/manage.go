@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -37,7 +38,7 @@ func cmdLs(e *env, args []string) error {
 	}
 	defer closeStore()
 	if *conv == "" {
-		convs, err := store.Conversations()
+		convs, err := store.Conversations(context.Background())
 		if err != nil {
 			return err
 		}
@@ -60,7 +61,7 @@ func cmdLs(e *env, args []string) error {
 		return err
 	}
 	defer sp.Close()
-	list, _, err := sp.Find(files.ListQuery{Pattern: *pattern})
+	list, _, err := sp.Find(context.Background(), files.ListQuery{Pattern: *pattern})
 	if err != nil {
 		return err
 	}
@@ -114,20 +115,20 @@ func cmdCat(e *env, args []string) error {
 	defer done()
 	var file io.ReadCloser
 	if *version > 0 {
-		rec, err := sp.Record(f.Arg(0))
+		rec, err := sp.Record(context.Background(), f.Arg(0))
 		if err != nil {
 			return err
 		}
-		file, _, err = sp.OpenVersion(rec.ID, *version)
+		file, _, err = sp.OpenVersion(context.Background(), rec.ID, *version)
 		if err != nil {
 			return err
 		}
 	} else {
-		name, err := sp.Resolve(f.Arg(0))
+		name, err := sp.Resolve(context.Background(), f.Arg(0))
 		if err != nil {
 			return err
 		}
-		if file, _, err = sp.Open(name); err != nil {
+		if file, _, err = sp.Open(context.Background(), name); err != nil {
 			return err
 		}
 	}
@@ -153,9 +154,9 @@ func cmdRm(e *env, args []string) error {
 	defer done()
 	failed := false
 	for _, name := range f.Args() {
-		clean, err := sp.Resolve(name)
+		clean, err := sp.Resolve(context.Background(), name)
 		if err == nil {
-			err = sp.Remove(clean)
+			err = sp.Remove(context.Background(), clean)
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "convfiles rm: %v\n", err)

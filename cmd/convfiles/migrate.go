@@ -243,7 +243,7 @@ func (m *migration) copyCode(ctx context.Context) error {
 		if p[0] == nil || p[1] == nil {
 			continue
 		}
-		infos, err := p[0].List()
+		infos, err := p[0].List(ctx)
 		if err != nil {
 			return err
 		}
@@ -265,7 +265,7 @@ func (m *migration) copyCode(ctx context.Context) error {
 // sides to find out.
 func copyCodeFile(ctx context.Context, from, to *engine.Space, info files.Info) (bool, error) {
 	name := info.Name
-	if have, err := to.Stat(name); err == nil && have.Size == info.Size {
+	if have, err := to.Stat(ctx, name); err == nil && have.Size == info.Size {
 		src, err := sha256Of(from, name)
 		if err != nil {
 			return false, err
@@ -274,7 +274,7 @@ func copyCodeFile(ctx context.Context, from, to *engine.Space, info files.Info) 
 			return false, nil
 		}
 	}
-	b, _, err := from.Open(name)
+	b, _, err := from.Open(ctx, name)
 	if err != nil {
 		return false, err
 	}
@@ -285,7 +285,7 @@ func copyCodeFile(ctx context.Context, from, to *engine.Space, info files.Info) 
 
 // sha256Of hashes the file name of sp.
 func sha256Of(sp *engine.Space, name string) (string, error) {
-	b, _, err := sp.Open(name)
+	b, _, err := sp.Open(context.Background(), name)
 	if err != nil {
 		return "", err
 	}

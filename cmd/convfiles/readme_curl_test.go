@@ -51,7 +51,9 @@ func runCurl(t *testing.T, base, line string) []byte {
 	if form != nil {
 		body, ctype = curlForm(t, form)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// Out of reach of a slow machine: the first lint loads ESLint, which
+	// takes many seconds under the race detector on a busy machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, method, target, body)
 	if ctype != "" {

@@ -237,7 +237,7 @@ func (c *codeFolders) close() {
 // storedBytes is the bytes of every conversation, for /metrics.
 func storedBytes(store *engine.Store) func() (int64, error) {
 	return func() (int64, error) {
-		convs, err := store.Conversations()
+		convs, err := store.Conversations(context.Background())
 		var n int64
 		for _, c := range convs {
 			n += c.Bytes

@@ -30,7 +30,7 @@ func fileCommand(e *env, args []string, name, usage string, want int, extra func
 	if sp, done, err = openSpace(e, cfg, *conv, mustExist); err != nil {
 		return nil, rec, nil, nil, err
 	}
-	if rec, err = sp.Record(f.Arg(0)); err != nil {
+	if rec, err = sp.Record(context.Background(), f.Arg(0)); err != nil {
 		done()
 		return nil, rec, nil, nil, err
 	}
@@ -48,7 +48,7 @@ func cmdVersions(e *env, args []string) error {
 		return err
 	}
 	defer done()
-	list, err := sp.Versions(rec.ID)
+	list, err := sp.Versions(context.Background(), rec.ID)
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ func New(sheet string) (*Book, error) {
 			return nil, badSheetName(sheet, err)
 		}
 	}
-	return &Book{x: x, lim: DefaultLimits, fresh: true, changed: true}, nil
+	return &Book{x: x, lim: DefaultLimits(), fresh: true, changed: true}, nil
 }
 
 // Fresh tells whether the workbook was made by New rather than read.

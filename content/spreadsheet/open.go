@@ -50,13 +50,15 @@ type Limits struct {
 const spillAbove = 16 << 20
 
 // DefaultLimits are the limits Open uses when given none.
-var DefaultLimits = Limits{
-	MaxUnzipped:  1 << 30,
-	MaxRatio:     200,
-	FreeUnzipped: 32 << 20,
-	MaxEditable:  128 << 20,
-	MaxParts:     10_000,
-	MaxSpilled:   256 << 20,
+func DefaultLimits() Limits {
+	return Limits{
+		MaxUnzipped:  1 << 30,
+		MaxRatio:     200,
+		FreeUnzipped: 32 << 20,
+		MaxEditable:  128 << 20,
+		MaxParts:     10_000,
+		MaxSpilled:   256 << 20,
+	}
 }
 
 // Book is an open workbook: an XLSX or a CSV (one sheet).
@@ -88,7 +90,7 @@ func Open(data []byte, name string, lim Limits) (*Book, error) {
 // excelize, after its zip directory has passed the limits.
 func OpenReader(r io.ReaderAt, size int64, name string, lim Limits) (*Book, error) {
 	if lim == (Limits{}) {
-		lim = DefaultLimits
+		lim = DefaultLimits()
 	}
 	magic := make([]byte, 4)
 	n, _ := r.ReadAt(magic, 0)

@@ -211,12 +211,12 @@ func TestMalformedWorkbooksAreRefused(t *testing.T) {
 // size it may be edited at, and the cells one read returns.
 func TestLimitsAreEnforced(t *testing.T) {
 	data := samples.Read(t, "budget.xlsx")
-	few := spreadsheet.DefaultLimits
+	few := spreadsheet.DefaultLimits()
 	few.MaxParts = 2
 	if _, err := spreadsheet.Open(data, "b.xlsx", few); !errors.Is(err, content.ErrTooLarge) {
 		t.Errorf("a workbook of more parts than allowed: %v", err)
 	}
-	small := spreadsheet.DefaultLimits
+	small := spreadsheet.DefaultLimits()
 	small.MaxEditable = 10
 	b, err := spreadsheet.Open(data, "b.xlsx", small)
 	if err != nil {

@@ -25,14 +25,14 @@ func RunCatalog(t *testing.T, mk Maker) {
 			t.Fatalf("a fourth file by copy: %v", err)
 		}
 		write(t, sp, "a", "an overwrite adds no file")
-		if _, err := sp.Rename("b", "f"); err != nil {
+		if _, err := sp.Rename(ctx, "b", "f"); err != nil {
 			t.Fatalf("a rename adds no file: %v", err)
 		}
-		if err := sp.Remove("c"); err != nil {
+		if err := sp.Remove(ctx, "c"); err != nil {
 			t.Fatal(err)
 		}
 		write(t, sp, "d", "room again")
-		if list, err := sp.List(); err != nil || len(list) != 3 {
+		if list, err := sp.List(ctx); err != nil || len(list) != 3 {
 			t.Fatalf("the conversation holds %d files (%v), want 3", len(list), err)
 		}
 	})
@@ -40,48 +40,48 @@ func RunCatalog(t *testing.T, mk Maker) {
 		sp := open(t, mk(t, files.Limits{}).Open)
 		write(t, sp, "a.txt", "from a")
 		write(t, sp, "b.txt", "was b")
-		before, _ := sp.Record("a.txt")
-		displaced, _ := sp.Record("b.txt")
-		info, err := sp.Rename("a.txt", "b.txt")
+		before, _ := sp.Record(ctx, "a.txt")
+		displaced, _ := sp.Record(ctx, "b.txt")
+		info, err := sp.Rename(ctx, "a.txt", "b.txt")
 		if err != nil || info.ID != before.ID || info.Replaced != 5 {
 			t.Fatalf("rename = %+v, %v; want a.txt's ID %s and 5 replaced bytes", info, err, before.ID)
 		}
 		if got := Read(t, sp, "b.txt"); got != "from a" {
 			t.Fatalf("b.txt reads %q", got)
 		}
-		if _, err := sp.Stat("a.txt"); files.KindOf(err) != files.KindNotFound {
+		if _, err := sp.Stat(ctx, "a.txt"); files.KindOf(err) != files.KindNotFound {
 			t.Fatalf("a.txt after the rename: %v", err)
 		}
 		if got := readVersion(t, sp, displaced.ID, 1); got != "was b" {
 			t.Fatalf("the displaced file's version reads %q", got)
 		}
-		if _, err := sp.RenameNew("b.txt", "b.txt"); err != nil {
+		if _, err := sp.RenameNew(ctx, "b.txt", "b.txt"); err != nil {
 			t.Fatalf("a rename onto itself: %v", err)
 		}
 		write(t, sp, "c.txt", "c")
-		if _, err := sp.RenameNew("c.txt", "b.txt"); files.KindOf(err) != files.KindConflict {
+		if _, err := sp.RenameNew(ctx, "c.txt", "b.txt"); files.KindOf(err) != files.KindConflict {
 			t.Fatalf("RenameNew onto a taken name: %v", err)
 		}
-		if _, err := sp.Rename("c.txt", "b.txt/inner"); files.KindOf(err) != files.KindConflict {
+		if _, err := sp.Rename(ctx, "c.txt", "b.txt/inner"); files.KindOf(err) != files.KindConflict {
 			t.Fatalf("a rename below a file: %v", err)
 		}
 	})
 	t.Run("a copy is independent and says where it came from", func(t *testing.T) {
 		sp := open(t, mk(t, files.Limits{}).Open)
 		write(t, sp, "src.txt", "original")
-		src, _ := sp.Record("src.txt")
+		src, _ := sp.Record(ctx, "src.txt")
 		if _, err := sp.Copy(ctx, "src.txt", "dir/copy.txt", files.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		write(t, sp, "src.txt", "changed")
-		cp, err := sp.Record("dir/copy.txt")
+		cp, err := sp.Record(ctx, "dir/copy.txt")
 		if err != nil || cp.DerivedFrom != src.ID || cp.SHA256 != src.SHA256 || cp.ID == src.ID {
 			t.Fatalf("copy record %+v (%v); want derived from %s with its SHA-256", cp, err, src.ID)
 		}
 		if got := Read(t, sp, "dir/copy.txt"); got != "original" {
 			t.Fatalf("the copy reads %q after its source changed", got)
 		}
-		if entries, err := sp.ReadDir("dir"); err != nil || len(entries) != 1 || entries[0].Name != "copy.txt" {
+		if entries, err := sp.ReadDir(ctx, "dir"); err != nil || len(entries) != 1 || entries[0].Name != "copy.txt" {
 			t.Fatalf("ReadDir(dir) = %+v, %v", entries, err)
 		}
 	})
@@ -89,11 +89,11 @@ func RunCatalog(t *testing.T, mk Maker) {
 		sp := open(t, mk(t, files.Limits{}).Open)
 		write(t, sp, "d.txt", "one")
 		write(t, sp, "d.txt", "two")
-		rec, _ := sp.Record("d.txt")
-		if err := sp.Remove("d.txt"); err != nil {
+		rec, _ := sp.Record(ctx, "d.txt")
+		if err := sp.Remove(ctx, "d.txt"); err != nil {
 			t.Fatal(err)
 		}
-		vs, err := sp.Versions(rec.ID)
+		vs, err := sp.Versions(ctx, rec.ID)
 		if err != nil || len(vs) != 2 || vs[0].Version != 2 || vs[1].Version != 1 {
 			t.Fatalf("versions after delete: %+v, %v", vs, err)
 		}
@@ -107,7 +107,7 @@ func RunCatalog(t *testing.T, mk Maker) {
 		if got := Read(t, sp, "d.txt"); got != "two" {
 			t.Fatalf("restored d.txt reads %q", got)
 		}
-		if after, _ := sp.Record("d.txt"); after.Version != 3 || after.Deleted != nil {
+		if after, _ := sp.Record(ctx, "d.txt"); after.Version != 3 || after.Deleted != nil {
 			t.Fatalf("restored record %+v: want version 3, live", after)
 		}
 	})
@@ -115,6 +115,6 @@ func RunCatalog(t *testing.T, mk Maker) {
 
 func readVersion(t *testing.T, sp *engine.Space, id string, n int) string {
 	t.Helper()
-	f, _, err := sp.OpenVersion(id, n)
+	f, _, err := sp.OpenVersion(ctx, id, n)
 	return readAll(t, f, err)
 }

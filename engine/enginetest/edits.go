@@ -111,7 +111,7 @@ func runEdits(t *testing.T, mk Maker) {
 		s := mk(t, files.Limits{})
 		sp := open(t, s.Open)
 		write(t, sp, "c.txt", "one\n")
-		_, info, err := sp.ReadFile("c.txt", 100)
+		_, info, err := sp.ReadFile(ctx, "c.txt", 100)
 		if err != nil {
 			t.Fatal(err)
 		}

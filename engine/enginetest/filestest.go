@@ -74,7 +74,7 @@ func open(t *testing.T, f func() *engine.Space) *engine.Space {
 // it cannot be read.
 func Read(t testing.TB, sp *engine.Space, name string) string {
 	t.Helper()
-	f, _, err := sp.Open(name)
+	f, _, err := sp.Open(ctx, name)
 	return readAll(t, f, err)
 }
 
@@ -103,7 +103,7 @@ func runBasics(t *testing.T, mk Maker) {
 	t.Run("created on first write, not on read", func(t *testing.T) {
 		s := mk(t, files.Limits{})
 		sp := open(t, s.Open)
-		if _, _, err := sp.Open("a.txt"); files.KindOf(err) != files.KindNotFound {
+		if _, _, err := sp.Open(ctx, "a.txt"); files.KindOf(err) != files.KindNotFound {
 			t.Fatalf("read before any write: %v", err)
 		}
 		if s.Dir == "" {
@@ -131,14 +131,14 @@ func runBasics(t *testing.T, mk Maker) {
 			t.Fatal(err)
 		}
 		write(t, sp, "a/c.txt", "c")
-		list, err := sp.List()
+		list, err := sp.List(ctx)
 		if err != nil || len(list) != 2 || list[0].Name != "a/c.txt" || list[1].Name != "b.txt" || list[1].Size != 5 {
 			t.Fatalf("list %+v %v", list, err)
 		}
-		if err := sp.Remove("b.txt"); err != nil {
+		if err := sp.Remove(ctx, "b.txt"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := sp.Stat("b.txt"); files.KindOf(err) != files.KindNotFound {
+		if _, err := sp.Stat(ctx, "b.txt"); files.KindOf(err) != files.KindNotFound {
 			t.Fatalf("after remove: %v", err)
 		}
 	})
@@ -168,7 +168,7 @@ func runBasics(t *testing.T, mk Maker) {
 			if _, err := sp.WriteBytes(ctx, n, []byte("x"), files.WriteOptions{}); files.KindOf(err) != files.KindInvalid {
 				t.Errorf("write %q: %v", n, err)
 			}
-			if _, _, err := sp.Open(n); files.KindOf(err) != files.KindInvalid {
+			if _, _, err := sp.Open(ctx, n); files.KindOf(err) != files.KindInvalid {
 				t.Errorf("open %q: %v", n, err)
 			}
 		}
@@ -183,10 +183,10 @@ func runBasics(t *testing.T, mk Maker) {
 		outside := filepath.Join(t.TempDir(), "secret")
 		os.WriteFile(outside, []byte("secret"), 0o600)
 		os.Symlink(outside, filepath.Join(s.Dir, "link"))
-		if _, _, err := sp.Open("link"); files.KindOf(err) != files.KindForbidden {
+		if _, _, err := sp.Open(ctx, "link"); files.KindOf(err) != files.KindForbidden {
 			t.Fatalf("open through a link: %v", err)
 		}
-		if list, _ := sp.List(); len(list) != 1 {
+		if list, _ := sp.List(ctx); len(list) != 1 {
 			t.Fatalf("links listed: %+v", list)
 		}
 	})
@@ -213,7 +213,7 @@ func runBasics(t *testing.T, mk Maker) {
 			`[a\]]`: "] a", `*.csv`: "d/y.csv x.csv", `d/*`: "d/y.csv d/z.txt", `[^a]`: "* [ ] b",
 			`\*`: "*", `\[`: "[", `?`: "* [ ] a b", `d/?.*`: "d/y.csv d/z.txt", `[x-z].*`: "d/y.csv d/z.txt x.csv",
 		} {
-			recs, total, err := sp.Find(files.ListQuery{Pattern: pattern})
+			recs, total, err := sp.Find(ctx, files.ListQuery{Pattern: pattern})
 			var got []string
 			for _, r := range recs {
 				got = append(got, r.Name)
@@ -226,7 +226,7 @@ func runBasics(t *testing.T, mk Maker) {
 	t.Run("a final newline survives a round trip", func(t *testing.T) {
 		sp := open(t, mk(t, files.Limits{}).Open)
 		write(t, sp, "n.txt", "a\nb\n")
-		b, _, err := sp.ReadFile("n.txt", 1<<20)
+		b, _, err := sp.ReadFile(ctx, "n.txt", 1<<20)
 		if err != nil || string(b) != "a\nb\n" {
 			t.Fatalf("read %q %v", b, err)
 		}
@@ -246,7 +246,7 @@ func RunShared(t *testing.T, mk Maker) {
 		if _, err := second.WriteBytes(ctx, "e", make([]byte, 100), files.WriteOptions{}); files.KindOf(err) != files.KindTooLarge {
 			t.Fatalf("a write past the quota the other process filled: %v", err)
 		}
-		if err := second.Remove("b"); err != nil {
+		if err := second.Remove(ctx, "b"); err != nil {
 			t.Fatal(err)
 		}
 		// The first still counts 300, but the index holds 200: it fits.

@@ -43,7 +43,7 @@ func StateOf(t testing.TB, s *engine.Store, conv string) State {
 			t.Fatal(err)
 		}
 		for i, v := range vs {
-			b, _, err := sp.OpenVersion(r.ID, v.Version)
+			b, _, err := sp.OpenVersion(ctx, r.ID, v.Version)
 			st.Bytes[fmt.Sprintf("%s@%d", r.ID, v.Version)] = readAll(t, b, err)
 			vs[i].Blob = ""
 		}

@@ -21,7 +21,7 @@ func Put(t testing.TB, store *engine.Store, conv, name string, data []byte) file
 	if _, err := sp.WriteBytes(context.Background(), name, data, files.WriteOptions{Source: files.SourceUpload}); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := sp.Record(name)
+	rec, err := sp.Record(context.Background(), name)
 	if err != nil {
 		t.Fatal(err)
 	}

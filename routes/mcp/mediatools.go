@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"convfiles/auth"
 	"convfiles/engine"
 	"convfiles/ops"
@@ -22,8 +23,8 @@ var visionTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/
 
 // readWhole reads a file of at most max bytes through the Space, with its
 // kind and MIME type sniffed from its bytes.
-func readWhole(sp *engine.Space, name string, max int64, what string) ([]byte, content.Kind, string, error) {
-	data, info, err := sp.ReadFile(name, max)
+func readWhole(ctx context.Context, sp *engine.Space, name string, max int64, what string) ([]byte, content.Kind, string, error) {
+	data, info, err := sp.ReadFile(ctx, name, max)
 	if files.KindOf(err) == files.KindTooLarge {
 		return nil, "", "", files.E(what, files.KindTooLarge, info.Name,
 			fmt.Sprintf("the file is %d bytes, more than the %d one answer may carry; read it in parts with file_read_text (text) or file_read_bytes, or give the user its link", info.Size, max), nil)
@@ -41,11 +42,11 @@ func readWhole(sp *engine.Space, name string, max int64, what string) ([]byte, c
 // (in a worker, where a hostile file can be stopped), anything else over
 // the cap is refused with the tool that reads it in parts.
 func (s *Server) fileReadMedia(c *call, in idIn) (*sdk.CallToolResult, error) {
-	name, err := c.sp.Resolve(in.ID)
+	name, err := c.sp.Resolve(c.ctx, in.ID)
 	if err != nil {
 		return nil, err
 	}
-	kind, mt, size, err := sniff(c.sp, name)
+	kind, mt, size, err := sniff(c.ctx, c.sp, name)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +54,7 @@ func (s *Server) fileReadMedia(c *call, in idIn) (*sdk.CallToolResult, error) {
 	if kind == content.KindImage && visionTypes[mt] {
 		return s.scaledImage(c, name, size)
 	}
-	data, kind, mt, err := readWhole(c.sp, name, s.cfg.MaxMediaBytes, "file_read_media")
+	data, kind, mt, err := readWhole(c.ctx, c.sp, name, s.cfg.MaxMediaBytes, "file_read_media")
 	if err != nil {
 		return nil, err
 	}
@@ -90,8 +91,8 @@ func (s *Server) scaledImage(c *call, name string, size int64) (*sdk.CallToolRes
 
 // sniff returns the kind and MIME type of a file from its first bytes,
 // and its size, without reading the rest.
-func sniff(sp *engine.Space, name string) (content.Kind, string, int64, error) {
-	f, info, err := sp.Open(name)
+func sniff(ctx context.Context, sp *engine.Space, name string) (content.Kind, string, int64, error) {
+	f, info, err := sp.Open(ctx, name)
 	if err != nil {
 		return "", "", 0, err
 	}

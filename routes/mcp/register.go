@@ -246,7 +246,6 @@ func (s *Server) open(ctx context.Context, req *sdk.CallToolRequest, conv string
 	if err != nil {
 		return nil, nil, err
 	}
-	sp.Bind(ctx)
 	c := &call{ctx: ctx, sp: sp, conv: conv}
 	if req != nil && req.Session != nil {
 		c.session = req.Session.ID()

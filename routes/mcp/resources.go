@@ -160,7 +160,7 @@ func (r *resources) read(ctx context.Context, req *sdk.ReadResourceRequest) (*sd
 		return nil, invalidParams(err.Error())
 	}
 	defer sp.Close()
-	data, kind, mt, err := readWhole(sp, name, r.s.cfg.MaxMediaBytes, "resources/read")
+	data, kind, mt, err := readWhole(ctx, sp, name, r.s.cfg.MaxMediaBytes, "resources/read")
 	switch {
 	case files.KindOf(err) == files.KindNotFound:
 		return nil, sdk.ResourceNotFoundError(uri)

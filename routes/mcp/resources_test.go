@@ -126,7 +126,7 @@ func TestDeletedConversationLeavesTheResources(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.waitList("the writes", func(l map[string]bool) bool { return len(l) == 3 })
-	if err := e.store.RemoveConversation("gone"); err != nil {
+	if err := e.store.RemoveConversation(context.Background(), "gone"); err != nil {
 		t.Fatal(err)
 	}
 	e.waitUpdate(uri)
