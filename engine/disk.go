@@ -120,9 +120,9 @@ func walkFiles(ctx context.Context, r *os.Root, dir string, fn func(name string,
 // sweepReserved removes what interrupted writes and deletions left: every
 // entry with the reserved prefix, at any depth. Links are not followed. A
 // temporary file that another process is still writing (it holds a lock on
-// it, or touched it in the last minute since the store opened) is left
-// alone.
-func sweepReserved(r *os.Root, log *slog.Logger, since time.Time) error {
+// it, or touched it in the last minute since this process started) is
+// left alone.
+func sweepReserved(r *os.Root, log *slog.Logger) error {
 	var victims []string
 	err := fs.WalkDir(r.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -132,7 +132,7 @@ func sweepReserved(r *os.Root, log *slog.Logger, since time.Time) error {
 			if d.IsDir() && d.Name() == versionsDir {
 				return fs.SkipDir // kept versions, not leftovers
 			}
-			if !d.IsDir() && inUse(r, p, since) {
+			if !d.IsDir() && inUse(r, p) {
 				return nil
 			}
 			victims = append(victims, p)
@@ -195,18 +195,23 @@ func (s *standaloneRoot) close() error {
 	return nil
 }
 
+// processStart is when this process started: a fact of the process, not
+// configuration. A temporary file last written before it cannot be this
+// process's; if no one holds its lock, its writer is dead (a crash, a
+// SIGKILL) and it can go at once. Every Store of the process needs the
+// same bound: one Store's sweep must spare another's files in flight.
+var processStart = time.Now()
+
 // inUse reports whether a temporary file is being written right now: its
-// writer holds a lock on it. A file written in the last minute, since the
-// sweep's store was opened (since), is also spared, because its writer may
-// not have taken the lock yet. A file last written before since, that no
-// one holds a lock on, was left by a writer that died (a crash, a
-// SIGKILL), and can go at once.
-func inUse(r *os.Root, p string, since time.Time) bool {
+// writer holds a lock on it. A file written in the last minute since this
+// process started is also spared, because its writer may not have taken
+// the lock yet.
+func inUse(r *os.Root, p string) bool {
 	fi, err := r.Lstat(p)
 	if err != nil {
 		return false
 	}
-	if mt := fi.ModTime(); mt.After(since) && time.Since(mt) < time.Minute {
+	if mt := fi.ModTime(); mt.After(processStart) && time.Since(mt) < time.Minute {
 		return true
 	}
 	if !fi.Mode().IsRegular() {

@@ -25,7 +25,7 @@ func (s *Store) reconcile() error {
 	started := time.Now().UnixNano()
 	mark, clean := s.takeCleanMark(ctx)
 	if !clean {
-		if err := sweepReserved(s.root, s.opts.Logger, s.opened); err != nil {
+		if err := sweepReserved(s.root, s.opts.Logger); err != nil {
 			return files.E("open store", files.KindInternal, "", "cannot sweep leftover temporary files", err)
 		}
 	} else if err := sweepTop(s.root); err != nil {
@@ -76,7 +76,7 @@ func (s *Store) sweepConversation(id string) error {
 		return files.E("open store", files.KindInternal, id, "cannot open the conversation's folder", err)
 	}
 	defer r.Close()
-	if err := sweepReserved(r, s.opts.Logger, s.opened); err != nil {
+	if err := sweepReserved(r, s.opts.Logger); err != nil {
 		return files.E("open store", files.KindInternal, id, "cannot sweep leftover temporary files", err)
 	}
 	return nil

@@ -75,9 +75,6 @@ type Store struct {
 	reaper *reaper
 	// outside wakes followers for changes other processes record.
 	outside *outsideChanges
-	// opened is when the Store was opened: a temporary file written
-	// before it and locked by no one is a dead writer's (see inUse).
-	opened time.Time
 	// verified is when the start-up reconciliation that this Store ran
 	// began, in Unix nanoseconds; 0 when it ran none (see cleanMark).
 	verified int64
@@ -95,7 +92,7 @@ func OpenStore(dir string, opts Options) (*Store, error) {
 		return nil, files.E(op, files.KindInternal, "", "cannot open the data folder", err)
 	}
 	opts = opts.withDefaults()
-	s := &Store{dir: root.Name(), root: root, opts: opts, opened: time.Now(), convs: map[string]*quota{}, roots: newRootCache(256, opts.Now)}
+	s := &Store{dir: root.Name(), root: root, opts: opts, convs: map[string]*quota{}, roots: newRootCache(256, opts.Now)}
 	if opts.Index != nil {
 		s.commits = newCommitter(opts.Index)
 	}
@@ -113,7 +110,7 @@ func OpenStore(dir string, opts Options) (*Store, error) {
 		return s, nil
 	}
 	sweep := func() error {
-		if err := sweepReserved(root, s.opts.Logger, s.opened); err != nil {
+		if err := sweepReserved(root, s.opts.Logger); err != nil {
 			return files.E(op, files.KindInternal, "", "cannot sweep leftover temporary files", err)
 		}
 		return nil
@@ -345,7 +342,7 @@ func openStandalone(abs string, create bool, log *slog.Logger) (*os.Root, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := sweepReserved(r, log, time.Now()); err != nil {
+	if err := sweepReserved(r, log); err != nil {
 		r.Close()
 		return nil, err
 	}

@@ -190,5 +190,35 @@ func (t *txn) finish() {
 	}
 	for _, ev := range t.events {
 		t.sp.opts.Bus.Publish(ev)
+		t.touched(ev)
 	}
 }
+
+// touched tells the listener the change's context carries (see
+// files.WithTouches) what the committed event ev did: a rename removed
+// its old name and wrote its new one.
+func (t *txn) touched(ev files.Event) {
+	if ev.Conversation != t.sp.id {
+		return
+	}
+	switch ev.Type {
+	case files.FileDeleted:
+		files.Touched(t.ctx, ev.Name, files.Removed)
+	case files.FileCreated, files.FileModified:
+		if ev.RenamedFrom != "" {
+			files.Touched(t.ctx, ev.RenamedFrom, files.Removed)
+		}
+		how := files.Wrote
+		if appending(t.ctx) && ev.RenamedFrom == "" {
+			how = files.Appended
+		}
+		files.Touched(t.ctx, ev.Name, how)
+	}
+}
+
+// appendingKey marks, in a write's context, a change that only appends
+// (Append, WriteAt): what it touched is reported as files.Appended.
+type appendingKey struct{}
+
+// appending reports whether ctx is an appending write's (see Append).
+func appending(ctx context.Context) bool { return ctx.Value(appendingKey{}) != nil }

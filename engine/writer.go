@@ -54,7 +54,7 @@ func (sp *Space) Create(ctx context.Context, name string, opts files.WriteOption
 // toward the quota, not toward the budget: the budget counts what a run
 // writes.
 func (sp *Space) Append(ctx context.Context, name string, opts files.WriteOptions) (*Writer, error) {
-	return sp.newWriter(ctx, name, opts, true)
+	return sp.newWriter(context.WithValue(ctx, appendingKey{}, true), name, opts, true)
 }
 
 func (sp *Space) newWriter(ctx context.Context, name string, opts files.WriteOptions, appendTo bool) (*Writer, error) {

@@ -31,6 +31,10 @@ type Ops interface {
 	ReadAt(ctx context.Context, name string, off, n int64) ([]byte, error)
 	ReadLines(ctx context.Context, name string, q LineQuery) (LineRange, error)
 	LineCount(ctx context.Context, name string) (int, error)
+	// ReadTail is the last n lines of a file, read back from its end, at
+	// most maxBytes of them, how many lines that is, and whether the
+	// bound left lines out.
+	ReadTail(ctx context.Context, name string, n int, maxBytes int64) (content string, lines int, truncated bool, err error)
 	ReadDir(ctx context.Context, dir string) ([]DirEntry, error)
 	List(ctx context.Context) ([]Info, error)
 	Search(ctx context.Context, name string, re *regexp.Regexp) ([]Match, bool, error)

@@ -80,7 +80,7 @@ func MakeFolder(ctx context.Context, env Env, in FolderIn) (FolderOut, error) {
 	if err != nil {
 		return FolderOut{}, err
 	}
-	env.touched(info.Name, Wrote)
+	env.touched(info.Name, files.Wrote)
 	return FolderOut{Path: path, Created: true}, nil
 }
 
@@ -134,8 +134,8 @@ func MoveFolder(ctx context.Context, env Env, in MoveFolderIn) (FolderOut, error
 			}
 			return FolderOut{}, err
 		}
-		env.touched(r.Name, Removed)
-		env.touched(targets[i], Wrote)
+		env.touched(r.Name, files.Removed)
+		env.touched(targets[i], files.Wrote)
 	}
 	return FolderOut{Path: to, Moved: len(recs)}, nil
 }
@@ -163,7 +163,7 @@ func DeleteFolder(ctx context.Context, env Env, in FolderIn) (FolderOut, error) 
 			}
 			return FolderOut{Path: path, Deleted: n}, err
 		}
-		env.touched(r.Name, Removed)
+		env.touched(r.Name, files.Removed)
 		n++
 	}
 	return FolderOut{Path: path, Deleted: n}, nil

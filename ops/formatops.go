@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 
+	"convfiles/files"
 	"convfiles/formats"
 )
 
@@ -15,7 +16,7 @@ func format[A, R any](group, js string, params []string, tool string, effect Eff
 	name := formats.NameOf(f)
 	def(Op{Name: tool, Group: group, JS: js, Params: params, Tool: tool, Effect: effect, Wrap: wrap},
 		func(ctx context.Context, env Env, in A) (any, error) {
-			fenv := formats.Env{Space: env.Space, Write: env.Write, Wrote: func(n string) { env.touched(n, Wrote) }}
+			fenv := formats.Env{Space: env.Space, Write: env.Write, Wrote: func(n string) { env.touched(n, files.Wrote) }}
 			if env.Formats == nil {
 				return f(ctx, fenv, in)
 			}

@@ -58,6 +58,14 @@ func (l *limited) Open(ctx context.Context, name string) (files.Blob, files.Info
 	return l.Ops.Open(ctx, name)
 }
 
+// ReadTail is checked as a read.
+func (l *limited) ReadTail(ctx context.Context, name string, n int, maxBytes int64) (string, int, bool, error) {
+	if err := l.reads("read_tail"); err != nil {
+		return "", 0, false, err
+	}
+	return l.Ops.ReadTail(ctx, name, n, maxBytes)
+}
+
 // ReadFile is checked as a read.
 func (l *limited) ReadFile(ctx context.Context, name string, max int64) ([]byte, files.Info, error) {
 	if err := l.reads("read"); err != nil {

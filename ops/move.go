@@ -29,7 +29,7 @@ func Copy(ctx context.Context, env Env, in MoveIn) (IDName, error) {
 	if err != nil {
 		return IDName{}, err
 	}
-	env.touched(info.Name, Wrote)
+	env.touched(info.Name, files.Wrote)
 	return env.idName(info), nil
 }
 
@@ -47,8 +47,8 @@ func Rename(ctx context.Context, env Env, in MoveIn) (IDName, error) {
 	if err != nil {
 		return IDName{}, err
 	}
-	env.touched(name, Removed)
-	env.touched(info.Name, Wrote)
+	env.touched(name, files.Removed)
+	env.touched(info.Name, files.Wrote)
 	return env.idName(info), nil
 }
 
@@ -69,7 +69,7 @@ func Delete(ctx context.Context, env Env, in IDIn) (DeleteOut, error) {
 	if err := env.Space.Remove(ctx, name); err != nil {
 		return DeleteOut{}, err
 	}
-	env.touched(name, Removed)
+	env.touched(name, files.Removed)
 	return DeleteOut{Deleted: true, ID: rec.ID}, nil
 }
 
@@ -142,7 +142,7 @@ func Restore(ctx context.Context, env Env, in RestoreIn) (RestoreOut, error) {
 	if err != nil {
 		return RestoreOut{}, err
 	}
-	env.touched(info.Name, Wrote)
+	env.touched(info.Name, files.Wrote)
 	after, err := env.Space.Record(ctx, info.Name)
 	if err != nil {
 		return RestoreOut{}, err

@@ -33,16 +33,6 @@ const (
 	Destroys               // replaces or removes content (kept as a version)
 )
 
-// Touch is what an operation did to a file, as Env.Touched is told.
-type Touch int
-
-// The touches an operation reports.
-const (
-	Wrote    Touch = iota // created or replaced
-	Appended              // grew at its end
-	Removed               // deleted, or renamed away
-)
-
 // Env is what an operation works with: one conversation's files, the
 // options of the caller's writes, and the door's hooks.
 type Env struct {
@@ -55,7 +45,7 @@ type Env struct {
 	// Link, when set, is a file's browser link.
 	Link func(name string) string
 	// Touched, when set, is told of every file an operation changes.
-	Touched func(name string, t Touch)
+	Touched func(name string, t files.Touch)
 	// MaxText bounds the text one read_text answers: MaxTextAnswer for
 	// doors that answer in one message, files.MaxReadAt when zero.
 	MaxText int64
@@ -84,6 +74,10 @@ type Op struct {
 	// Unwrap, when set, is the result field a JS helper returns alone
 	// (seed 004's files.list returns the array of files).
 	Unwrap string
+	// Sample is an input that works, but for the file it names (the
+	// first parameter), as JSON ("{}" when the file alone is enough):
+	// the doors' tests call the operation with it through every door.
+	Sample string
 	// SnakeJS keeps the result's snake_case keys in scripts, as seed
 	// 004's file objects have them (mime_type, modified_on); otherwise
 	// scripts see camelCase (totalLines).
@@ -160,7 +154,7 @@ func Lookup(name string) (Op, bool) {
 }
 
 // touched tells env of a change, when it listens.
-func (env Env) touched(name string, t Touch) {
+func (env Env) touched(name string, t files.Touch) {
 	if env.Touched != nil {
 		env.Touched(name, t)
 	}

@@ -113,6 +113,44 @@ func LineCount(ctx context.Context, env Env, in IDIn) (LinesOut, error) {
 	return LinesOut{Lines: n}, err
 }
 
+// TailIn asks for the last lines of a text file.
+type TailIn struct {
+	ID    string `json:"id"`
+	Lines int    `json:"lines,omitempty"` // 0: DefaultTailLines
+}
+
+// TailOut is the last lines of a file, each with its newline, how many
+// they are, and whether the answer's bound left some out.
+type TailOut struct {
+	Content   string `json:"content"`
+	Lines     int    `json:"lines"`
+	Truncated bool   `json:"truncated,omitempty"`
+}
+
+// DefaultTailLines is how many lines read_tail returns when not told.
+const DefaultTailLines = 10
+
+// ReadTail is file_read_tail, files.readTail: tail -n of a text file,
+// read back from its end, so the tail of a huge log costs its own bytes.
+func ReadTail(ctx context.Context, env Env, in TailIn) (TailOut, error) {
+	name, err := env.Space.Resolve(ctx, in.ID)
+	if err != nil {
+		return TailOut{}, err
+	}
+	n := in.Lines
+	if n == 0 {
+		n = DefaultTailLines
+	}
+	if n < 0 {
+		return TailOut{}, files.E("read_tail", files.KindInvalid, name, "lines is how many lines to return from the end: 1 or more", nil)
+	}
+	if err := requireText(ctx, env.Space, name); err != nil {
+		return TailOut{}, err
+	}
+	content, lines, truncated, err := env.Space.ReadTail(ctx, name, n, env.MaxText)
+	return TailOut{Content: content, Lines: lines, Truncated: truncated}, err
+}
+
 // SearchIn asks for the lines of a file that match an RE2 pattern.
 type SearchIn struct {
 	ID      string `json:"id"`
@@ -149,6 +187,7 @@ func init() {
 	def(Op{Name: "read_text", JS: "readText", Params: []string{"id", "...options"}, Tool: "file_read_text", Effect: Reads}, ReadText)
 	def(Op{Name: "read_bytes", JS: "readBytes", Params: []string{"id", "offset", "length"}, Tool: "file_read_bytes", Effect: Reads,
 		Unwrap: "data"}, ReadBytes)
+	def(Op{Name: "read_tail", JS: "readTail", Params: []string{"id", "lines"}, Tool: "file_read_tail", Effect: Reads, Sample: `{"lines": 2}`}, ReadTail)
 	def(Op{Name: "line_count", JS: "lineCount", Params: []string{"id"}, Tool: "file_line_count", Effect: Reads, Unwrap: "lines"}, LineCount)
 	def(Op{Name: "search_text", JS: "searchText", Params: []string{"id", "pattern"}, Tool: "file_search_text", Effect: Reads}, SearchText)
 }

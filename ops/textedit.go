@@ -41,7 +41,7 @@ func Edit(ctx context.Context, env Env, in EditIn) (EditOut, error) {
 		return EditOut{}, err
 	}
 	if !in.DryRun {
-		env.touched(name, Wrote)
+		env.touched(name, files.Wrote)
 	}
 	return EditOut{OK: true, DryRun: in.DryRun, Replacements: res.Replacements, Size: res.Info.Size, Diff: res.Diff,
 		DiffTruncated: res.DiffTruncated, URL: env.link(name)}, nil

@@ -38,7 +38,7 @@ func Create(ctx context.Context, env Env, in CreateIn) (IDName, error) {
 	if err != nil {
 		return IDName{}, err
 	}
-	env.touched(info.Name, Wrote)
+	env.touched(info.Name, files.Wrote)
 	return env.idName(info), nil
 }
 
@@ -66,7 +66,7 @@ func WriteText(ctx context.Context, env Env, in WriteTextIn) (SizeOut, error) {
 	if err != nil {
 		return SizeOut{}, err
 	}
-	env.touched(info.Name, Wrote)
+	env.touched(info.Name, files.Wrote)
 	return SizeOut{OK: true, Size: info.Size}, nil
 }
 
@@ -108,7 +108,7 @@ func AppendBytes(ctx context.Context, env Env, in AppendIn) (SizeOut, error) {
 	if err != nil {
 		return SizeOut{}, err
 	}
-	env.touched(info.Name, Appended)
+	env.touched(info.Name, files.Appended)
 	return SizeOut{OK: true, Size: info.Size}, nil
 }
 
@@ -134,7 +134,7 @@ func WriteBytes(ctx context.Context, env Env, in WriteBytesIn) (SizeOut, error) 
 	if err != nil {
 		return SizeOut{}, err
 	}
-	env.touched(info.Name, Wrote)
+	env.touched(info.Name, files.Wrote)
 	return SizeOut{OK: true, Size: info.Size}, nil
 }
 
@@ -185,7 +185,7 @@ func editLines(ctx context.Context, env Env, id string, start, end int, text str
 	if err != nil {
 		return LinesEdited{}, err
 	}
-	env.touched(name, Wrote)
+	env.touched(name, files.Wrote)
 	return LinesEdited{OK: true, TotalLines: total}, nil
 }
 

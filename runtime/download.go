@@ -83,7 +83,7 @@ func (s *runState) download(sp files.Ops, u, name string) (map[string]any, error
 	case err != nil:
 		return nil, err
 	}
-	s.touched.Touch(d.Name, OpWrite)
+	s.touched.Touch(d.Name, files.Wrote)
 	id := d.ID
 	if id == "" {
 		id = d.Name

@@ -66,9 +66,9 @@ func (s *session) ioOpen(call goja.FunctionCall) goja.Value {
 	}
 	if h.w != nil {
 		h.name = h.w.Name()
-		op := OpWrite
+		op := files.Wrote
 		if base == "a" {
-			op = OpAppend
+			op = files.Appended
 		}
 		s.touched.Touch(h.name, op)
 	}

@@ -76,9 +76,9 @@ func (s *luaSession) openHandle(L *lua.LState, fn, name, mode string) (*handle, 
 	default:
 		if h.w, err = sp.NewWriter(s.ctx, name, s.writeOpts(), base == "a"); err == nil {
 			h.name = h.w.Name()
-			op := OpWrite
+			op := files.Wrote
 			if base == "a" {
-				op = OpAppend
+				op = files.Appended
 			}
 			s.touched.Touch(h.name, op)
 		}

@@ -124,9 +124,5 @@ func regexpSource(o *goja.Object) string {
 // opsEnv is what an operation called from a script works with: its byte
 // budget and session, and its record of the files it touched.
 func (s *runState) opsEnv(sp files.Ops) ops.Env {
-	return ops.Env{Space: sp, Write: s.writeOpts(), Link: s.link, Touched: func(name string, t ops.Touch) {
-		s.touched.Touch(name, touchOps[t])
-	}}
+	return ops.Env{Space: sp, Write: s.writeOpts(), Link: s.link, Touched: s.touched.Touch}
 }
-
-var touchOps = map[ops.Touch]string{ops.Wrote: OpWrite, ops.Appended: OpAppend, ops.Removed: OpRemove}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"convfiles/files"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -147,7 +148,7 @@ func FilesWritten(touched []Touched, sp HostPather) []Written {
 		return out
 	}
 	for _, t := range touched {
-		if t.Op != OpRemove {
+		if t.Op != files.Removed.String() {
 			out = append(out, Written{Name: t.Name, Path: sp.HostPath(t.Name), Bytes: t.Bytes})
 		}
 	}

@@ -31,7 +31,7 @@ func (s *runState) saveBytes(fn, name string, data []byte) (files.Info, error) {
 	}
 	info, err := sp.WriteBytes(s.ctx, name, data, s.writeOpts())
 	if err == nil {
-		s.touched.Touch(info.Name, OpWrite)
+		s.touched.Touch(info.Name, files.Wrote)
 	}
 	return info, err
 }
@@ -81,7 +81,7 @@ func (s *runState) removeFile(fn, name string) (string, error) {
 		err = sp.Remove(s.ctx, clean)
 	}
 	if err == nil {
-		s.touched.Touch(clean, OpRemove)
+		s.touched.Touch(clean, files.Removed)
 	}
 	return clean, err
 }

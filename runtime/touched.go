@@ -8,13 +8,6 @@ import (
 	"convfiles/files"
 )
 
-// How a run changed a file, for the final-state report of seed 001.
-const (
-	OpWrite  = "write"  // replaced or created as a whole
-	OpAppend = "append" // only appended to
-	OpRemove = "remove" // gone at the end of the run
-)
-
 // TouchLog remembers which names a run wrote, appended to or removed, in
 // first-touch order. The report gives each one's final state: a file that
 // exists is "write" with its size ("append" when the run only appended to
@@ -28,7 +21,7 @@ type TouchLog struct {
 }
 
 // Touch records that the run changed name by op.
-func (t *TouchLog) Touch(name, op string) {
+func (t *TouchLog) Touch(name string, op files.Touch) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.wrote == nil {
@@ -38,7 +31,7 @@ func (t *TouchLog) Touch(name, op string) {
 	if !seen {
 		t.names = append(t.names, name)
 	}
-	t.wrote[name] = w || op == OpWrite || op == OpRemove
+	t.wrote[name] = w || op == files.Wrote || op == files.Removed
 }
 
 // Final is the final state of every name touched, read from sp; link
@@ -61,14 +54,14 @@ func (t *TouchLog) Final(ctx context.Context, sp files.Ops, link func(name strin
 	for _, n := range names {
 		info, err := sp.Stat(ctx, n)
 		if err != nil {
-			out = append(out, Touched{Name: n, Op: OpRemove})
+			out = append(out, Touched{Name: n, Op: files.Removed.String()})
 			continue
 		}
-		op := OpWrite
+		op := files.Wrote
 		if !wrote[n] {
-			op = OpAppend
+			op = files.Appended
 		}
-		out = append(out, Touched{Name: n, Op: op, Bytes: info.Size, URL: link(n)})
+		out = append(out, Touched{Name: n, Op: op.String(), Bytes: info.Size, URL: link(n)})
 	}
 	return out
 }

@@ -3,20 +3,21 @@ package sandbox
 import (
 	"bytes"
 	"context"
-	"convfiles/engine"
 	"errors"
 	"io"
 	"os"
 	"regexp"
 	"sync"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/runtime"
 )
 
 // client is files.Ops in a worker: every call is one round trip to the
-// server, which performs it on the conversation's Space. Files to read
-// arrive as descriptors opened through the conversation's root.
+// server, which performs it on the conversation's Space (see opcall.go).
+// Files to read arrive as descriptors opened through the conversation's
+// root.
 type client struct {
 	c       *conn
 	box     *mailbox   // where replies arrive in a worker; nil: read c
@@ -36,14 +37,20 @@ var (
 type readRoots struct{ cl *client }
 
 func (rr readRoots) Open(abs string) (files.Blob, files.Info, error) {
-	return rr.cl.openOp(&message{Op: "readroot", Name: abs})
+	return rr.cl.open(context.Background(), opReadRoot, abs)
 }
 
-// call sends a file operation and waits for its answer.
-func (cl *client) call(m *message) (*message, []*os.File, error) {
+// call sends the operation op with its arguments and waits for the
+// answer. A context that has ended sends nothing; its deadline goes with
+// the call.
+func (cl *client) call(ctx context.Context, op string, args ...any) (*message, []*os.File, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	m := &message{Kind: kindCall, Op: op, Args: wireArgs(args...)}
+	m.Deadline, _ = ctx.Deadline()
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
-	m.Kind = kindCall
 	if err := cl.c.send(m); err != nil {
 		return nil, nil, err
 	}
@@ -67,13 +74,22 @@ func (cl *client) call(m *message) (*message, []*os.File, error) {
 }
 
 // do is call for operations that pass no descriptors back.
-func (cl *client) do(m *message) (*message, error) {
-	r, fds, err := cl.call(m)
+func (cl *client) do(ctx context.Context, op string, args ...any) (*message, error) {
+	r, fds, err := cl.call(ctx, op, args...)
 	closeAll(fds)
-	if r == nil {
-		r = &message{}
-	}
 	return r, err
+}
+
+// one is do for a method with one result and an error.
+func one[T any](cl *client, ctx context.Context, op string, args ...any) (T, error) {
+	r, err := cl.do(ctx, op, args...)
+	return result[T](r, 0), err
+}
+
+// two is do for a method with two results and an error.
+func two[T, U any](cl *client, ctx context.Context, op string, args ...any) (T, U, error) {
+	r, err := cl.do(ctx, op, args...)
+	return result[T](r, 0), result[U](r, 1), err
 }
 
 func closeAll(fds []*os.File) {
@@ -86,91 +102,123 @@ func (cl *client) ID() string { return cl.id }
 
 func (cl *client) HostPath(name string) string { return cl.hostDir + "/" + name }
 
+// The methods that cross as they are: each is its method's name and
+// arguments (see opcall.go).
+
 func (cl *client) Stat(ctx context.Context, name string) (files.Info, error) {
-	r, err := cl.do(&message{Op: "stat", Name: name})
-	return r.Info, err
+	return one[files.Info](cl, ctx, "Stat", name)
 }
+
+func (cl *client) ReadFile(ctx context.Context, name string, max int64) ([]byte, files.Info, error) {
+	return two[[]byte, files.Info](cl, ctx, "ReadFile", name, max)
+}
+
+func (cl *client) ReadAt(ctx context.Context, name string, off, n int64) ([]byte, error) {
+	return one[[]byte](cl, ctx, "ReadAt", name, off, n)
+}
+
+func (cl *client) ReadLines(ctx context.Context, name string, q files.LineQuery) (files.LineRange, error) {
+	return one[files.LineRange](cl, ctx, "ReadLines", name, q)
+}
+
+func (cl *client) LineCount(ctx context.Context, name string) (int, error) {
+	return one[int](cl, ctx, "LineCount", name)
+}
+
+func (cl *client) ReadTail(ctx context.Context, name string, n int, maxBytes int64) (string, int, bool, error) {
+	r, err := cl.do(ctx, "ReadTail", name, n, maxBytes)
+	return result[string](r, 0), result[int](r, 1), result[bool](r, 2), err
+}
+
+func (cl *client) ReadDir(ctx context.Context, dir string) ([]files.DirEntry, error) {
+	return one[[]files.DirEntry](cl, ctx, "ReadDir", dir)
+}
+
+func (cl *client) List(ctx context.Context) ([]files.Info, error) {
+	return one[[]files.Info](cl, ctx, "List")
+}
+
+// Search sends the pattern's source; the server compiles it again (RE2:
+// linear time, its own nesting limit).
+func (cl *client) Search(ctx context.Context, name string, re *regexp.Regexp) ([]files.Match, bool, error) {
+	return two[[]files.Match, bool](cl, ctx, "Search", name, re)
+}
+
+func (cl *client) Resolve(ctx context.Context, idOrName string) (string, error) {
+	return one[string](cl, ctx, "Resolve", idOrName)
+}
+
+func (cl *client) Record(ctx context.Context, idOrName string) (files.Record, error) {
+	return one[files.Record](cl, ctx, "Record", idOrName)
+}
+
+func (cl *client) Versions(ctx context.Context, idOrName string) ([]files.Version, error) {
+	return one[[]files.Version](cl, ctx, "Versions", idOrName)
+}
+
+func (cl *client) Find(ctx context.Context, q files.ListQuery) ([]files.Record, int, error) {
+	return two[[]files.Record, int](cl, ctx, "Find", q)
+}
+
+func (cl *client) WriteAt(ctx context.Context, name string, off int64, data []byte, opts files.WriteOptions) (files.Info, error) {
+	return one[files.Info](cl, ctx, "WriteAt", name, off, data, opts)
+}
+
+func (cl *client) ReplaceLines(ctx context.Context, name string, start, end int, text string, opts files.WriteOptions) (int, error) {
+	return one[int](cl, ctx, "ReplaceLines", name, start, end, text, opts)
+}
+
+func (cl *client) EditText(ctx context.Context, name string, edits []files.TextEdit, dryRun bool, opts files.WriteOptions) (files.EditResult, error) {
+	return one[files.EditResult](cl, ctx, "EditText", name, edits, dryRun, opts)
+}
+
+func (cl *client) Copy(ctx context.Context, src, dst string, opts files.WriteOptions) (files.Info, error) {
+	return one[files.Info](cl, ctx, "Copy", src, dst, opts)
+}
+
+func (cl *client) Rename(ctx context.Context, from, to string) (files.Info, error) {
+	return one[files.Info](cl, ctx, "Rename", from, to)
+}
+
+func (cl *client) RenameNew(ctx context.Context, from, to string) (files.Info, error) {
+	return one[files.Info](cl, ctx, "RenameNew", from, to)
+}
+
+func (cl *client) Remove(ctx context.Context, name string) error {
+	_, err := cl.do(ctx, "Remove", name)
+	return err
+}
+
+func (cl *client) Restore(ctx context.Context, id string, n int, opts files.WriteOptions) (files.Info, error) {
+	return one[files.Info](cl, ctx, "Restore", id, n, opts)
+}
+
+// The methods whose arguments or results cannot cross as they are.
 
 // Open receives the file's descriptor, opened read-only by the server.
 func (cl *client) Open(ctx context.Context, name string) (files.Blob, files.Info, error) {
-	return cl.openOp(&message{Op: "open", Name: name})
+	return cl.open(ctx, "Open", name)
 }
 
-// openOp performs an operation answered with one descriptor.
-func (cl *client) openOp(m *message) (files.Blob, files.Info, error) {
-	r, fds, err := cl.call(m)
+// open performs an operation answered with one descriptor.
+func (cl *client) open(ctx context.Context, op, name string) (files.Blob, files.Info, error) {
+	r, fds, err := cl.call(ctx, op, name)
 	if err != nil {
 		return nil, files.Info{}, err
 	}
 	if len(fds) != 1 {
 		closeAll(fds)
-		return nil, files.Info{}, errors.New("sandbox: no file came with the answer to open")
+		return nil, files.Info{}, errNoDescriptor
 	}
-	b, err := engine.FileBlob(fds[0], r.Info.Name)
-	return b, r.Info, err
-}
-
-func (cl *client) ReadFile(ctx context.Context, name string, max int64) ([]byte, files.Info, error) {
-	r, err := cl.do(&message{Op: "readfile", Name: name, A: max})
-	return r.Data, r.Info, err
-}
-
-func (cl *client) ReadAt(ctx context.Context, name string, off, n int64) ([]byte, error) {
-	r, err := cl.do(&message{Op: "readat", Name: name, A: off, B: n})
-	return r.Data, err
-}
-
-func (cl *client) ReadLines(ctx context.Context, name string, q files.LineQuery) (files.LineRange, error) {
-	r, err := cl.do(&message{Op: "readlines", Name: name, A: int64(q.Start), B: int64(q.End), C: q.MaxBytes})
-	return r.Lines, err
-}
-
-func (cl *client) LineCount(ctx context.Context, name string) (int, error) {
-	r, err := cl.do(&message{Op: "linecount", Name: name})
-	return int(r.A), err
-}
-
-func (cl *client) ReadDir(ctx context.Context, dir string) ([]files.DirEntry, error) {
-	r, err := cl.do(&message{Op: "readdir", Name: dir})
-	return r.Dir, err
-}
-
-func (cl *client) List(ctx context.Context) ([]files.Info, error) {
-	r, err := cl.do(&message{Op: "list"})
-	return r.Infos, err
-}
-
-// Search sends the pattern; the server compiles it again (RE2: linear
-// time, its own nesting limit).
-func (cl *client) Search(ctx context.Context, name string, re *regexp.Regexp) ([]files.Match, bool, error) {
-	r, err := cl.do(&message{Op: "search", Name: name, Text: re.String()})
-	return r.Matches, r.Bool, err
-}
-
-func (cl *client) Resolve(ctx context.Context, idOrName string) (string, error) {
-	r, err := cl.do(&message{Op: "resolve", Name: idOrName})
-	return r.Name, err
-}
-
-func (cl *client) Record(ctx context.Context, idOrName string) (files.Record, error) {
-	r, err := cl.do(&message{Op: "record", Name: idOrName})
-	return r.Record, err
-}
-
-func (cl *client) Versions(ctx context.Context, idOrName string) ([]files.Version, error) {
-	r, err := cl.do(&message{Op: "versions", Name: idOrName})
-	return r.Versions, err
-}
-
-func (cl *client) Find(ctx context.Context, q files.ListQuery) ([]files.Record, int, error) {
-	r, err := cl.do(&message{Op: "find", Query: &q})
-	return r.Records, int(r.A), err
+	info := result[files.Info](r, 0)
+	b, err := engine.FileBlob(fds[0], info.Name)
+	return b, info, err
 }
 
 // Sizes takes every name and size in one answer.
 func (cl *client) Sizes(ctx context.Context, prefix string, each func(name string, size int64)) error {
-	r, err := cl.do(&message{Op: "sizes", Name: prefix})
-	for _, fi := range r.Infos {
+	list, err := one[[]files.Info](cl, ctx, "Sizes", prefix)
+	for _, fi := range list {
 		each(fi.Name, fi.Size)
 	}
 	return err
@@ -197,114 +245,12 @@ func (cl *client) WriteBytes(ctx context.Context, name string, data []byte, opts
 	if len(data) > writeChunk {
 		return cl.Write(ctx, name, bytes.NewReader(data), opts)
 	}
-	r, err := cl.do(&message{Op: "writebytes", Name: name, Data: data, Opts: toWire(opts)})
-	return r.Info, err
-}
-
-func (cl *client) WriteAt(_ context.Context, name string, off int64, data []byte, opts files.WriteOptions) (files.Info, error) {
-	r, err := cl.do(&message{Op: "writeat", Name: name, A: off, Data: data, Opts: toWire(opts)})
-	return r.Info, err
-}
-
-func (cl *client) ReplaceLines(_ context.Context, name string, start, end int, text string, opts files.WriteOptions) (int, error) {
-	r, err := cl.do(&message{Op: "replacelines", Name: name, A: int64(start), B: int64(end), Text: text, Opts: toWire(opts)})
-	return int(r.A), err
-}
-
-func (cl *client) EditText(_ context.Context, name string, edits []files.TextEdit, dryRun bool, opts files.WriteOptions) (files.EditResult, error) {
-	r, err := cl.do(&message{Op: "edittext", Name: name, Edits: edits, Bool: dryRun, Opts: toWire(opts)})
-	if err != nil || r.Edited == nil {
-		return files.EditResult{}, err
-	}
-	return *r.Edited, nil
-}
-
-func (cl *client) Copy(_ context.Context, src, dst string, opts files.WriteOptions) (files.Info, error) {
-	r, err := cl.do(&message{Op: "copy", Name: src, Name2: dst, Opts: toWire(opts)})
-	return r.Info, err
-}
-
-func (cl *client) Rename(ctx context.Context, from, to string) (files.Info, error) {
-	r, err := cl.do(&message{Op: "rename", Name: from, Name2: to})
-	return r.Info, err
-}
-
-func (cl *client) RenameNew(ctx context.Context, from, to string) (files.Info, error) {
-	r, err := cl.do(&message{Op: "renamenew", Name: from, Name2: to})
-	return r.Info, err
-}
-
-func (cl *client) Remove(ctx context.Context, name string) error {
-	_, err := cl.do(&message{Op: "remove", Name: name})
-	return err
-}
-
-func (cl *client) Restore(_ context.Context, id string, n int, opts files.WriteOptions) (files.Info, error) {
-	r, err := cl.do(&message{Op: "restore", Name: id, A: int64(n), Opts: toWire(opts)})
-	return r.Info, err
+	return one[files.Info](cl, ctx, "WriteBytes", name, data, opts)
 }
 
 // DownloadInto has the server fetch url into the conversation: the
 // worker has no network, and the bytes never pass through it.
-func (cl *client) DownloadInto(_ context.Context, url, name string, opts files.WriteOptions) (runtime.Downloaded, error) {
-	r, err := cl.do(&message{Op: "download", Text: url, Name: name, Opts: toWire(opts)})
-	return runtime.Downloaded{Info: r.Info, MIME: r.Name2}, err
-}
-
-// NewWriter opens a writer in the server; each Write is a round trip.
-func (cl *client) NewWriter(_ context.Context, name string, opts files.WriteOptions, appendTo bool) (files.FileWriter, error) {
-	r, err := cl.do(&message{Op: "writer.open", Name: name, Opts: toWire(opts), Bool: appendTo})
-	if err != nil {
-		return nil, err
-	}
-	return &remoteWriter{cl: cl, handle: r.A, name: r.Name, size: r.B}, nil
-}
-
-// remoteWriter is a engine.Writer kept by the server.
-type remoteWriter struct {
-	cl     *client
-	handle int64
-	name   string
-	size   int64
-	done   bool
-}
-
-func (w *remoteWriter) Name() string { return w.name }
-func (w *remoteWriter) Size() int64  { return w.size }
-
-// Write sends p in messages of at most writeChunk bytes.
-func (w *remoteWriter) Write(p []byte) (int, error) {
-	done := 0
-	for done < len(p) {
-		part := p[done:min(len(p), done+writeChunk)]
-		r, err := w.cl.do(&message{Op: "writer.write", A: w.handle, Data: part})
-		if err != nil {
-			return done, err
-		}
-		w.size = r.B
-		done += len(part)
-	}
-	return done, nil
-}
-
-func (w *remoteWriter) Seek(offset int64, whence int) (int64, error) {
-	r, err := w.cl.do(&message{Op: "writer.seek", A: w.handle, B: offset, Info: files.Info{Size: int64(whence)}})
-	if err != nil {
-		return 0, err
-	}
-	w.size = r.B
-	return r.A, nil
-}
-
-func (w *remoteWriter) Commit() (files.Info, error) {
-	r, err := w.cl.do(&message{Op: "writer.commit", A: w.handle})
-	w.done = true
-	return r.Info, err
-}
-
-func (w *remoteWriter) Abort() {
-	if !w.done {
-		w.done = true
-		w.cl.do(&message{Op: "writer.abort", A: w.handle})
-	}
+func (cl *client) DownloadInto(ctx context.Context, url, name string, opts files.WriteOptions) (runtime.Downloaded, error) {
+	info, mime, err := two[files.Info, string](cl, ctx, opDownload, url, name, opts)
+	return runtime.Downloaded{Info: info, MIME: mime}, err
 }

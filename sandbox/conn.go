@@ -75,7 +75,17 @@ func newConnIO(fd int, rc syscall.RawConn) *conn {
 
 // bulk is the size of a message's large fields, known before encoding.
 func bulk(m *message) int {
-	n := len(m.Data) + len(m.Text)
+	n := 0
+	for _, list := range [][]any{m.Args, m.Results} {
+		for _, a := range list {
+			switch v := a.(type) {
+			case []byte:
+				n += len(v)
+			case string:
+				n += len(v)
+			}
+		}
+	}
 	if m.Job != nil {
 		n += len(m.Job.Source) + len(m.Job.Args)
 	}

@@ -24,13 +24,13 @@ func TestMessagesAreBounded(t *testing.T) {
 	defer theirs.Close()
 	ca, cb := newConn(a), newConn(b)
 	defer ca.close()
-	if err := ca.send(&message{Kind: kindCall, Data: make([]byte, maxMessage+1)}); err == nil || !strings.Contains(err.Error(), "over the") {
+	if err := ca.send(&message{Kind: kindCall, Op: "WriteBytes", Args: []any{"a.txt", make([]byte, maxMessage+1)}}); err == nil || !strings.Contains(err.Error(), "over the") {
 		t.Fatalf("an oversized send: %v", err)
 	}
-	if err := ca.send(&message{Kind: kindCall, Op: "stat", Name: "a.txt"}); err != nil {
+	if err := ca.send(&message{Kind: kindCall, Op: "Stat", Args: []any{"a.txt"}}); err != nil {
 		t.Fatal(err)
 	}
-	if m, _, err := cb.recv(); err != nil || m.Op != "stat" || m.Name != "a.txt" {
+	if m, _, err := cb.recv(); err != nil || m.Op != "Stat" || result[string](&message{Results: m.Args}, 0) != "a.txt" {
 		t.Fatalf("a message after the refused one: %+v %v", m, err)
 	}
 	var hdr [4]byte

@@ -238,7 +238,7 @@ func (p *Pool) Call(ctx context.Context, e formats.Env, name string, args any) (
 	}
 	if e.Wrote != nil {
 		for _, t := range ops.touchedFiles(links.Links{}) {
-			if t.Op != runtime.OpRemove {
+			if t.Op != files.Removed.String() {
 				e.Wrote(t.Name)
 			}
 		}

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"context"
 	"os"
-	"regexp"
 
 	"convfiles/files"
 	"convfiles/internal/links"
@@ -45,162 +44,137 @@ func (o *opServer) noSpace() error {
 // handle performs m and returns its answer, with the files to pass.
 func (o *opServer) handle(m *message) (*message, []*os.File) {
 	r := &message{Kind: kindReply}
-	var err error
-	var pass []*os.File
-	if o.sp == nil && m.Op != "readroot" {
+	if o.sp == nil && m.Op != opReadRoot {
 		r.Err = encodeError(o.noSpace())
 		return r, nil
 	}
-	sp := o.sp
-	opts := m.Opts.options(o.budget)
+	ctx, cancel := callContext(o.ctx, m.Deadline)
+	defer cancel()
+	ctx = files.WithTouches(ctx, o.touched.Touch)
+	var err error
+	var pass []*os.File
 	switch m.Op {
-	case "stat":
-		r.Info, err = sp.Stat(o.ctx, m.Name)
-	case "open", "readroot":
-		var f files.Blob
-		switch {
-		case m.Op == "open":
-			f, r.Info, err = sp.Open(o.ctx, m.Name)
-		case o.roots != nil:
-			f, r.Info, err = o.roots.Open(m.Name)
-		default:
-			err = files.E("read", files.KindForbidden, m.Name, "this job reads no absolute paths", nil)
-		}
-		if err == nil {
-			var fd *os.File
-			if fd, err = descriptorOf(f); err == nil {
-				pass = []*os.File{fd}
-			}
-		}
-	case "readfile":
-		r.Data, r.Info, err = sp.ReadFile(o.ctx, m.Name, m.A)
-	case "readat":
-		r.Data, err = sp.ReadAt(o.ctx, m.Name, m.A, m.B)
-	case "readlines":
-		r.Lines, err = sp.ReadLines(o.ctx, m.Name, files.LineQuery{Start: int(m.A), End: int(m.B), MaxBytes: m.C})
-	case "linecount":
-		var n int
-		n, err = sp.LineCount(o.ctx, m.Name)
-		r.A = int64(n)
-	case "readdir":
-		r.Dir, err = sp.ReadDir(o.ctx, m.Name)
-	case "list":
-		r.Infos, err = sp.List(o.ctx)
-	case "search":
-		var re *regexp.Regexp
-		if re, err = regexp.Compile(m.Text); err == nil {
-			r.Matches, r.Bool, err = sp.Search(o.ctx, m.Name, re)
-		}
-	case "resolve":
-		r.Name, err = sp.Resolve(o.ctx, m.Name)
-	case "record":
-		r.Record, err = sp.Record(o.ctx, m.Name)
-	case "versions":
-		r.Versions, err = sp.Versions(o.ctx, m.Name)
-	case "find":
-		var total int
-		if m.Query != nil {
-			r.Records, total, err = sp.Find(o.ctx, *m.Query)
-		}
-		r.A = int64(total)
-	case "sizes":
-		err = sp.Sizes(o.ctx, m.Name, func(name string, size int64) { r.Infos = append(r.Infos, files.Info{Name: name, Size: size}) })
-	case "writebytes":
-		r.Info, err = sp.WriteBytes(o.ctx, m.Name, m.Data, opts)
-	case "writeat":
-		r.Info, err = sp.WriteAt(o.ctx, m.Name, m.A, m.Data, opts)
-	case "replacelines":
-		var n int
-		n, err = sp.ReplaceLines(o.ctx, m.Name, int(m.A), int(m.B), m.Text, opts)
-		r.A = int64(n)
-	case "edittext":
-		var res files.EditResult
-		res, err = sp.EditText(o.ctx, m.Name, m.Edits, m.Bool, opts)
-		r.Edited, r.Info = &res, res.Info
-	case "copy":
-		r.Info, err = sp.Copy(o.ctx, m.Name, m.Name2, opts)
-	case "rename":
-		r.Info, err = sp.Rename(o.ctx, m.Name, m.Name2)
-	case "renamenew":
-		r.Info, err = sp.RenameNew(o.ctx, m.Name, m.Name2)
-	case "remove":
-		err = sp.Remove(o.ctx, m.Name)
-	case "restore":
-		r.Info, err = sp.Restore(o.ctx, m.Name, int(m.A), opts)
-	case "download":
-		err = o.download(m, r, opts)
+	case "Open", opReadRoot:
+		pass, err = o.open(ctx, m, r)
+	case "Sizes":
+		var list []files.Info
+		prefix, _ := arg[string](m, 0)
+		err = o.sp.Sizes(ctx, prefix, func(name string, size int64) { list = append(list, files.Info{Name: name, Size: size}) })
+		r.Results = []any{list}
+	case "NewWriter":
+		err = o.newWriter(m, r)
+	case opWriterWrite, opWriterSeek, opWriterCommit, opWriterAbort:
+		err = o.writerOp(m, r)
+	case opDownload:
+		err = o.download(ctx, m, r)
+	case "Write":
+		err = files.E("write", files.KindInvalid, "", "a worker writes through NewWriter", nil)
 	default:
-		err = o.writerOp(m, r, opts)
-	}
-	if err == nil {
-		switch m.Op {
-		case "writebytes", "replacelines", "restore", "download", "copy", "writer.commit":
-			o.touched.Touch(r.Info.Name, runtime.OpWrite)
-		case "edittext":
-			if !m.Bool {
-				o.touched.Touch(r.Info.Name, runtime.OpWrite)
-			}
-		case "writeat":
-			o.touched.Touch(r.Info.Name, runtime.OpAppend)
-		case "remove":
-			o.touched.Touch(m.Name, runtime.OpRemove)
-		case "rename", "renamenew":
-			o.touched.Touch(m.Name, runtime.OpRemove)
-			o.touched.Touch(r.Info.Name, runtime.OpWrite)
-		}
+		r.Results, err = invoke(ctx, o.sp, m, o.budget)
 	}
 	r.Err = encodeError(err)
 	return r, pass
 }
 
-func (o *opServer) download(m *message, r *message, opts files.WriteOptions) error {
+// arg is the i-th argument of a call, as T.
+func arg[T any](m *message, i int) (T, bool) {
+	var zero T
+	if i >= len(m.Args) {
+		return zero, false
+	}
+	v, ok := m.Args[i].(T)
+	return v, ok
+}
+
+// open answers Open (a conversation's file) and readroot (a path inside
+// the server's read roots) with the file's descriptor.
+func (o *opServer) open(ctx context.Context, m *message, r *message) ([]*os.File, error) {
+	name, _ := arg[string](m, 0)
+	var f files.Blob
+	var info files.Info
+	var err error
+	switch {
+	case m.Op == "Open":
+		f, info, err = o.sp.Open(ctx, name)
+	case o.roots != nil:
+		f, info, err = o.roots.Open(name)
+	default:
+		err = files.E("read", files.KindForbidden, name, "this job reads no absolute paths", nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.Results = []any{info}
+	fd, err := descriptorOf(f)
+	if err != nil {
+		return nil, err
+	}
+	return []*os.File{fd}, nil
+}
+
+func (o *opServer) download(ctx context.Context, m *message, r *message) error {
 	if o.downloader == nil {
 		return files.E("download", files.KindForbidden, "", "downloads are not enabled on this server", nil)
 	}
-	d, err := runtime.Download(o.ctx, o.downloader, o.sp, m.Text, m.Name, opts)
-	r.Info, r.Name2 = d.Info, d.MIME
+	url, _ := arg[string](m, 0)
+	name, _ := arg[string](m, 1)
+	w, _ := arg[*wireOpts](m, 2)
+	d, err := runtime.Download(ctx, o.downloader, o.sp, url, name, w.options(o.budget))
+	r.Results = []any{d.Info, d.MIME}
 	return err
 }
 
-// writerOp performs the operations on writers the job opened.
-func (o *opServer) writerOp(m *message, r *message, opts files.WriteOptions) error {
-	if m.Op == "writer.open" {
-		if len(o.writers) >= maxOpenWriters {
-			return files.E("open", files.KindTooLarge, m.Name, "too many files open for writing in one run", nil)
-		}
-		w, err := o.sp.NewWriter(o.ctx, m.Name, opts, m.Bool)
-		if err != nil {
-			return err
-		}
-		if o.writers == nil {
-			o.writers = map[int64]files.FileWriter{}
-		}
-		o.next++
-		o.writers[o.next] = w
-		r.A, r.Name, r.B = o.next, w.Name(), w.Size()
-		return nil
+// newWriter opens a writer the job then writes through by its handle. It
+// lives as long as the job, so it takes the job's context.
+func (o *opServer) newWriter(m *message, r *message) error {
+	name, _ := arg[string](m, 0)
+	w, _ := arg[*wireOpts](m, 1)
+	appendTo, _ := arg[bool](m, 2)
+	if len(o.writers) >= maxOpenWriters {
+		return files.E("open", files.KindTooLarge, name, "too many files open for writing in one run", nil)
 	}
-	w, ok := o.writers[m.A]
+	fw, err := o.sp.NewWriter(files.WithTouches(o.ctx, o.touched.Touch), name, w.options(o.budget), appendTo)
+	if err != nil {
+		return err
+	}
+	if o.writers == nil {
+		o.writers = map[int64]files.FileWriter{}
+	}
+	o.next++
+	o.writers[o.next] = fw
+	r.Results = []any{o.next, fw.Name(), fw.Size()}
+	return nil
+}
+
+// writerOp performs the operations on writers the job opened.
+func (o *opServer) writerOp(m *message, r *message) error {
+	handle, _ := arg[int64](m, 0)
+	w, ok := o.writers[handle]
 	if !ok {
 		return files.E(m.Op, files.KindInvalid, "", "no such writer", nil)
 	}
-	var err error
 	switch m.Op {
-	case "writer.write":
-		_, err = w.Write(m.Data)
-	case "writer.seek":
-		r.A, err = w.Seek(m.B, int(m.Info.Size))
-	case "writer.commit":
-		r.Info, err = w.Commit()
-		delete(o.writers, m.A)
-	case "writer.abort":
-		w.Abort()
-		delete(o.writers, m.A)
+	case opWriterWrite:
+		data, _ := arg[[]byte](m, 1)
+		_, err := w.Write(data)
+		r.Results = []any{w.Size()}
+		return err
+	case opWriterSeek:
+		off, _ := arg[int64](m, 1)
+		whence, _ := arg[int](m, 2)
+		pos, err := w.Seek(off, whence)
+		r.Results = []any{pos, w.Size()}
+		return err
+	case opWriterCommit:
+		info, err := w.Commit()
+		delete(o.writers, handle)
+		r.Results = []any{info}
+		return err
 	default:
-		return files.E(m.Op, files.KindInvalid, "", "unknown operation", nil)
+		w.Abort()
+		delete(o.writers, handle)
+		return nil
 	}
-	r.B = w.Size()
-	return err
 }
 
 // close throws away what the job left uncommitted.

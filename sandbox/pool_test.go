@@ -283,7 +283,7 @@ func (p *Pool) pids() []int {
 func hostileWorker() {
 	c := newConn(socketFD)
 	c.recv()
-	c.send(&message{Kind: kindDone, Text: "hostile"})
+	c.send(&message{Kind: kindDone, Results: []any{"hostile"}})
 	c.recv()
 	var hdr [4]byte
 	binary.BigEndian.PutUint32(hdr[:], 1<<30)

@@ -76,7 +76,7 @@ func (p *Pool) start() (*proc, error) {
 		<-w.done
 		return nil, fmt.Errorf("sandbox: a worker did not start: %v %s", err, strings.TrimSpace(w.stderr.String()))
 	}
-	w.status = ready.Text
+	w.status = result[string](ready, 0)
 	return w, nil
 }
 

@@ -23,31 +23,21 @@ const (
 )
 
 // message is every message of the protocol: a job, a file operation and
-// its answer, or a job's result. Only the fields an operation uses are
-// set, and gob sends only those.
+// its answer, or a job's result. Only the fields a message uses are set,
+// and gob sends only those.
 type message struct {
 	Kind byte
-	Op   string
 	FDs  int // descriptors passed with this message
 
-	// Arguments and answers of file operations.
-	Name, Name2, Text string
-	A, B, C           int64
-	Data              []byte
-	Opts              *wireOpts
-	Query             *files.ListQuery
-	Info              files.Info
-	Infos             []files.Info
-	Record            files.Record
-	Records           []files.Record
-	Versions          []files.Version
-	Lines             files.LineRange
-	Matches           []files.Match
-	Dir               []files.DirEntry
-	Edits             []files.TextEdit
-	Edited            *files.EditResult
-	Bool              bool
-	Err               *wireError
+	// A file operation: the files.Ops method (or a writer's, see
+	// opcall.go) and its arguments, in the method's own types but for
+	// its context, which is the caller's deadline. The answer carries
+	// the method's results but for its error, which is Err.
+	Op       string
+	Args     []any
+	Deadline time.Time
+	Results  []any
+	Err      *wireError
 
 	Job    *job
 	Result *jobResult

@@ -66,7 +66,7 @@ func WorkerMain() int {
 		debug.SetMemoryLimit(cfg.Limits.MemoryLimit)
 	}
 	status := confine(cfg)
-	if err := c.send(&message{Kind: kindDone, Text: status}); err != nil {
+	if err := c.send(&message{Kind: kindDone, Results: []any{status}}); err != nil {
 		return exitProtocol
 	}
 	xcpu := make(chan os.Signal, 1)

@@ -16,9 +16,10 @@ import (
 	"convfiles/ops"
 )
 
-// opSamples are well-formed inputs of every operation, without the file
-// the case names (the first parameter). An operation the table gains
-// needs a sample here, or TestEveryDoorHasEveryOperation fails.
+// opSamples are well-formed inputs of the operations that came before
+// ops.Op.Sample, without the file the case names (the first parameter).
+// An operation the table gains declares its own Sample in ops, and
+// TestEveryDoorHasEveryOperation fails when one has both or neither.
 var opSamples = map[string]map[string]any{
 	"list": {}, "list_deleted": {}, "info": {}, "read_text": {}, "line_count": {}, "delete": {}, "versions": {},
 	"search_text": {"pattern": "x"}, "search": {"name": "x"}, "exists": {}, "tree": {}, "make_folder": {}, "move_folder": {"new_path": "moved-folder"}, "delete_folder": {}, "edit": {"edits": []any{map[string]any{"old": "doc", "new": "DOC"}}}, "read_bytes": {"offset": 0, "length": 1},
@@ -66,6 +67,9 @@ func with(op ops.Op, file any) map[string]any {
 	in := map[string]any{}
 	for k, v := range opSamples[op.Name] {
 		in[k] = v
+	}
+	if op.Sample != "" {
+		json.Unmarshal([]byte(op.Sample), &in)
 	}
 	if op.Name == "list" {
 		in["pattern"] = file
@@ -214,8 +218,8 @@ func TestEveryDoorHasEveryOperation(t *testing.T) {
 	var cliList bytes.Buffer
 	run([]string{"call", "--config", config, "--data-dir", dir}, &env{stdout: &cliList, stderr: os.Stderr})
 	for i, op := range all {
-		if _, ok := opSamples[op.Name]; !ok {
-			t.Errorf("operation %s has no sample input in opSamples", op.Name)
+		if _, ok := opSamples[op.Name]; ok == (op.Sample != "") {
+			t.Errorf("operation %s has a sample input in opSamples and in its Sample, or in neither: give it one, in ops", op.Name)
 		}
 		if i >= len(listed.Result.Ops) || listed.Result.Ops[i].Name != op.Name {
 			t.Errorf("GET /api/ops does not list %s in its place", op.Name)
