@@ -81,11 +81,33 @@ func wireArgs(args ...any) []any {
 	return out
 }
 
-// invoke calls the Ops method m.Op on sp with m's arguments, under ctx,
-// and returns its results but the error.
-func invoke(ctx context.Context, sp files.Ops, m *message, budget *files.Budget) ([]any, error) {
-	method := reflect.ValueOf(sp).MethodByName(m.Op)
-	if _, ok := opsType.MethodByName(m.Op); !ok || !method.IsValid() {
+// methods are the Ops methods of one Space, by name, looked up once.
+type methods struct {
+	sp     files.Ops
+	byName map[string]reflect.Value
+}
+
+// method is the Ops method name of the Space, if Ops has one so named.
+func (ms *methods) method(name string) (reflect.Value, bool) {
+	if v, ok := ms.byName[name]; ok {
+		return v, true
+	}
+	if _, ok := opsType.MethodByName(name); !ok {
+		return reflect.Value{}, false
+	}
+	v := reflect.ValueOf(ms.sp).MethodByName(name)
+	if ms.byName == nil {
+		ms.byName = map[string]reflect.Value{}
+	}
+	ms.byName[name] = v
+	return v, v.IsValid()
+}
+
+// invoke calls the Ops method m.Op of ms's Space with m's arguments,
+// under ctx, and returns its results but the error.
+func (ms *methods) invoke(ctx context.Context, m *message, budget *files.Budget) ([]any, error) {
+	method, ok := ms.method(m.Op)
+	if !ok {
 		return nil, files.E(m.Op, files.KindInvalid, "", "no such file operation", nil)
 	}
 	mt := method.Type()

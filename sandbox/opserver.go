@@ -21,6 +21,7 @@ type opServer struct {
 	budget     *files.Budget
 	roots      runtime.ReadRoots
 	downloader runtime.Downloader
+	methods    methods // sp's, looked up once
 	writers    map[int64]files.FileWriter
 	next       int64
 	// touched records what the job wrote, appended to or removed, so a
@@ -70,7 +71,10 @@ func (o *opServer) handle(m *message) (*message, []*os.File) {
 	case "Write":
 		err = files.E("write", files.KindInvalid, "", "a worker writes through NewWriter", nil)
 	default:
-		r.Results, err = invoke(ctx, o.sp, m, o.budget)
+		if o.methods.sp == nil {
+			o.methods.sp = o.sp
+		}
+		r.Results, err = o.methods.invoke(ctx, m, o.budget)
 	}
 	r.Err = encodeError(err)
 	return r, pass
