@@ -3,9 +3,9 @@ package content
 import (
 	"io"
 
-	"github.com/ledongthuc/pdf"
-
 	"convfiles/internal/bytesize"
+
+	"github.com/ledongthuc/pdf"
 )
 
 // Bounds the text reader checks before it walks a PDF or inflates a page.

@@ -1,8 +1,9 @@
 package engine
 
 import (
-	"convfiles/files"
 	"fmt"
+
+	"convfiles/files"
 )
 
 // checkAllowance refuses a change that grows a conversation (by grown

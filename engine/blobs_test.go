@@ -1,11 +1,11 @@
 package engine_test
 
 import (
-	"convfiles/engine"
-	"convfiles/files/driver"
 	"path/filepath"
 	"testing"
 
+	"convfiles/engine"
+	"convfiles/files/driver"
 	"convfiles/files/driver/blobtest"
 )
 

@@ -2,12 +2,13 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
 	"strconv"
 	"sync"
+
+	"convfiles/files"
 )
 
 // versionsDir is the reserved folder, at the top of a conversation's

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
 	"encoding/json"
 	"io"
 	"io/fs"
@@ -10,6 +9,8 @@ import (
 	"path"
 	"syscall"
 	"time"
+
+	"convfiles/files"
 )
 
 // CleanMarkName is the file, in the data folder, that the last Store to

@@ -2,10 +2,11 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
-	"convfiles/files/driver"
 	"errors"
 	"time"
+
+	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // stamp identifies one content of a name. Every write puts new bytes in

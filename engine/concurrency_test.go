@@ -3,13 +3,14 @@ package engine
 import (
 	"bytes"
 	"context"
-	"convfiles/files"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"convfiles/files"
 )
 
 // TestConcurrentOverwritesAreNeverTorn has 50 writers overwrite one name,

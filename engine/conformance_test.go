@@ -1,10 +1,10 @@
 package engine_test
 
 import (
-	"convfiles/engine"
 	"path/filepath"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/engine/enginetest"
 	"convfiles/files"
 )

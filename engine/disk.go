@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
 	"errors"
 	"io/fs"
 	"log/slog"
@@ -11,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"convfiles/files"
 )
 
 // noFollow makes the last component of an open fail on a symbolic link.

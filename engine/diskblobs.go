@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
-	"convfiles/files/driver"
 	"errors"
 	"io/fs"
 	"log/slog"
@@ -12,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"convfiles/files"
+	"convfiles/files/driver"
 
 	"github.com/google/uuid"
 )

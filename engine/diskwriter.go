@@ -2,13 +2,14 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
-	"convfiles/files/driver"
 	"errors"
 	"io/fs"
 	"os"
 	"path"
 	"syscall"
+
+	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // diskWriter is new bytes in a temporary file beside their target.

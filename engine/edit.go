@@ -3,14 +3,15 @@ package engine
 import (
 	"bufio"
 	"context"
-	"convfiles/files"
-	"convfiles/files/driver"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"regexp"
 	"strings"
+
+	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // ReadAt returns up to n bytes of the file name from offset off.

@@ -2,11 +2,12 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+
+	"convfiles/files"
 )
 
 func writeLines(t *testing.T, sp *Space, name string, n int) {

@@ -1,8 +1,9 @@
 package engine
 
 import (
-	"convfiles/files"
 	"io/fs"
+
+	"convfiles/files"
 )
 
 func errExists(op, name string) error {

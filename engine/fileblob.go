@@ -1,8 +1,9 @@
 package engine
 
 import (
-	"convfiles/files"
 	"os"
+
+	"convfiles/files"
 )
 
 // fileBlob is a Blob read from a local file.

@@ -2,10 +2,11 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
-	"convfiles/files/driver"
 	"sync"
 	"time"
+
+	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // FollowPoll is how often the Store looks for changes another process

@@ -2,8 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"convfiles/engine"
-	"convfiles/files/driver"
 	"reflect"
 	"strconv"
 	"sync"
@@ -11,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/files"
+	"convfiles/files/driver"
 	"convfiles/sqlite"
 )
 

@@ -3,12 +3,13 @@ package engine
 import (
 	"cmp"
 	"context"
-	"convfiles/files"
-	"convfiles/files/driver"
 	"errors"
 	"fmt"
 	"runtime/debug"
 	"sync"
+
+	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // maxGroup bounds how many changes one group commit carries, so that a

@@ -2,12 +2,13 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
-	"convfiles/files/driver"
 	"log/slog"
 	"sync"
 	"testing"
 	"time"
+
+	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // batchIndex is an Index whose UpdateBatch runs each fn as the SQLite

@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"convfiles/files"
 	"io"
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"convfiles/files"
 )
 
 // lineStride is how many lines apart the checkpoints of a line index are:

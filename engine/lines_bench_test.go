@@ -3,13 +3,14 @@ package engine
 import (
 	"bufio"
 	"context"
-	"convfiles/files"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"testing"
+
+	"convfiles/files"
 )
 
 // gibLines yields about 1 GiB of text: one million lines of 1,073 bytes.

@@ -2,10 +2,11 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
 	"errors"
 	"sort"
 	"strings"
+
+	"convfiles/files"
 )
 
 // List returns every regular file of the Space, sorted by name. Reserved

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+
 	"convfiles/files"
 	"convfiles/files/driver"
 )

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
-	"convfiles/files/driver"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -11,6 +9,9 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // objectsDir is the reserved folder of a conversation's objects in an

@@ -2,12 +2,13 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
-	"convfiles/files/driver"
 	"encoding/hex"
 	"sort"
 	"strings"
 	"time"
+
+	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // removeObjects removes a conversation of an object store: its rows

@@ -1,9 +1,10 @@
 package engine
 
 import (
-	"convfiles/files"
 	"fmt"
 	"sync"
+
+	"convfiles/files"
 )
 
 // quota is what this process knows of a conversation's bytes: what it

@@ -2,8 +2,9 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
 	"io"
+
+	"convfiles/files"
 )
 
 // ReadFile reads the whole file name, refusing with KindTooLarge, before

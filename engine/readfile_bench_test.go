@@ -3,10 +3,11 @@ package engine
 import (
 	"bytes"
 	"context"
-	"convfiles/files"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"convfiles/files"
 )
 
 // BenchmarkReadFile40MiB reads a 40 MiB file whole, as the format helpers

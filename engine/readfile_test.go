@@ -2,10 +2,11 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
 	"errors"
 	"strings"
 	"testing"
+
+	"convfiles/files"
 )
 
 func TestReadFileRefusesWhatIsTooLarge(t *testing.T) {

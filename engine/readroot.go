@@ -1,10 +1,11 @@
 package engine
 
 import (
-	"convfiles/files"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"convfiles/files"
 )
 
 // ReadRoots are the folders outside any conversation from which scripts may

@@ -2,9 +2,10 @@ package engine
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"log/slog"
 	"sync"
+
+	"convfiles/files/driver"
 )
 
 // reapQueue bounds the removals a reaper holds; past it a writer removes

@@ -2,11 +2,12 @@ package engine
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"log/slog"
 	"strconv"
 	"sync"
 	"testing"
+
+	"convfiles/files/driver"
 )
 
 // stuckBlobs records deletions; one of the path "stuck" blocks until

@@ -2,13 +2,13 @@ package engine_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/sqlite"
 )

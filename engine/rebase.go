@@ -1,8 +1,9 @@
 package engine
 
 import (
-	"convfiles/files"
 	"io"
+
+	"convfiles/files"
 )
 
 // rebaseSource is what a Writer's rebase rebuilds from: the bytes of its

@@ -2,13 +2,14 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
-	"convfiles/files/driver"
 	"errors"
 	"io/fs"
 	"sort"
 	"strconv"
 	"time"
+
+	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // reconcile makes the index agree with disk, which is the truth for bytes:

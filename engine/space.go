@@ -2,13 +2,14 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
-	"convfiles/files/driver"
 	"errors"
 	"io/fs"
 	"os"
 	"strings"
 	"syscall"
+
+	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // Space is one conversation's files (or a standalone folder's, see

@@ -3,13 +3,14 @@ package engine
 import (
 	"bytes"
 	"context"
-	"convfiles/files"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"convfiles/files"
 )
 
 func newStore(t testing.TB, l files.Limits) (*Store, *files.Bus) {

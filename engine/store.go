@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
-	"convfiles/files/driver"
 	"errors"
 	"io/fs"
 	"log/slog"
@@ -12,6 +10,9 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // Options configures a Store or a standalone Space.

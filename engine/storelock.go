@@ -1,9 +1,10 @@
 package engine
 
 import (
-	"convfiles/files"
 	"os"
 	"syscall"
+
+	"convfiles/files"
 )
 
 // Every open Store of a folder (the server's, each CLI command's) holds a

@@ -2,11 +2,12 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"convfiles/files"
 )
 
 // BenchmarkEdit100KiB changes one line of a 2,000-line (100 KiB) text

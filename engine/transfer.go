@@ -2,9 +2,10 @@ package engine
 
 import (
 	"context"
+	"fmt"
+
 	"convfiles/files"
 	"convfiles/files/driver"
-	"fmt"
 )
 
 // TransferReport counts what a transfer of conversations did.

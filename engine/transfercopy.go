@@ -2,12 +2,13 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
-	"convfiles/files/driver"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
+
+	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // copy copies size bytes from src in the source's blobs to dst in the

@@ -2,11 +2,12 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
-	"convfiles/files/driver"
 	"fmt"
 	"os"
 	"syscall"
+
+	"convfiles/files"
+	"convfiles/files/driver"
 
 	"github.com/google/uuid"
 )

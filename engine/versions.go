@@ -2,10 +2,11 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
-	"convfiles/files/driver"
 	"sort"
 	"strings"
+
+	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // Record returns the indexed record of a file, by ID or by name. A deleted

@@ -2,9 +2,10 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
 	"io"
 	"sync"
+
+	"convfiles/files"
 )
 
 // chunk is how much a streamed write reserves and writes at a time.

@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/sqlite"
 )

@@ -2,12 +2,13 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
-	"convfiles/files/driver"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+
+	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // Writer is a file being written through a Space. Its bytes go to a

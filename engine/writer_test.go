@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"convfiles/files"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"convfiles/files"
 )
 
 func TestWriterAppendSeekAndAbort(t *testing.T) {

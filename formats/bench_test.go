@@ -2,7 +2,6 @@ package formats_test
 
 import (
 	"bytes"
-	"convfiles/engine"
 	"image"
 	_ "image/jpeg"
 	"os"
@@ -13,13 +12,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/disintegration/imaging"
-	"github.com/ledongthuc/pdf"
-	"github.com/xuri/excelize/v2"
-
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/formats"
 	"convfiles/internal/storetest"
+
+	"github.com/disintegration/imaging"
+	"github.com/ledongthuc/pdf"
+	"github.com/xuri/excelize/v2"
 )
 
 // The three benchmarks of issue 6 each run a format operation as a script

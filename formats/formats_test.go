@@ -2,7 +2,6 @@ package formats_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -10,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/formats"
 	"convfiles/internal/storetest"

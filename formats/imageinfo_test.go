@@ -2,12 +2,12 @@ package formats_test
 
 import (
 	"bytes"
-	"convfiles/engine"
 	"encoding/binary"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/formats"
 	"convfiles/internal/samples"

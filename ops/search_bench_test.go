@@ -2,7 +2,6 @@ package ops_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +12,7 @@ import (
 
 	"convfiles/auth"
 	"convfiles/content"
+	"convfiles/engine"
 	"convfiles/ops"
 	"convfiles/sqlite"
 )

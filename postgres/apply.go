@@ -2,10 +2,10 @@ package postgres
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"time"
 
 	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // apply records a change and its events in the transaction.
@@ -71,22 +71,17 @@ func (t *writeTx) insertLive(rec files.Record) error {
 }
 
 func (t *writeTx) markDeleted(id string, now int64) error {
-	return t.exec(`UPDATE files SET deleted_on = $1 WHERE id = $2 AND deleted_on IS NULL`, now, id)
+	return t.exec(markDeleted, now, id)
 }
 
 // dropUnkept removes the row of a deleted file that has no versions left:
 // nothing of it can be restored any more.
 func (t *writeTx) dropUnkept(id string) error {
-	return t.exec(`DELETE FROM files WHERE id = $1 AND deleted_on IS NOT NULL
-		AND NOT EXISTS (SELECT 1 FROM versions WHERE file_id = $1)`, id)
+	return t.exec(dropIfBare, id, id)
 }
 
 func (t *writeTx) insertVersion(conversation string, v files.Version) error {
-	return t.exec(`INSERT INTO versions (file_id, version, conversation, name, mime_type, size, sha256,
-			saved_on, kept_on, reason, blob) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-		ON CONFLICT (file_id, version) DO UPDATE SET conversation = excluded.conversation, name = excluded.name,
-			mime_type = excluded.mime_type, size = excluded.size, sha256 = excluded.sha256,
-			saved_on = excluded.saved_on, kept_on = excluded.kept_on, reason = excluded.reason, blob = excluded.blob`,
+	return t.exec(keepVersion,
 		v.FileID, v.Version, conversation, v.Name, v.MIME, v.Size, v.SHA256, nanos(v.Saved), nanos(v.Kept), v.Reason, v.Blob)
 }
 
@@ -121,8 +116,8 @@ func (ix *Index) RemoveConversation(ctx context.Context, conversation string) ([
 		if err := t.lock(conversation); err != nil {
 			return err
 		}
-		for _, q := range []string{`DELETE FROM versions WHERE conversation = $1`, `DELETE FROM files WHERE conversation = $1`,
-			`DELETE FROM usage WHERE conversation = $1`} {
+		for _, q := range []string{dropConversationVersions, dropConversationFiles,
+			dropConversationUsage} {
 			if err := t.exec(q, conversation); err != nil {
 				return err
 			}

@@ -13,7 +13,6 @@ package postgres
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -21,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"convfiles/files/driver"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"

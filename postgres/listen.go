@@ -2,10 +2,11 @@ package postgres
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"strconv"
 	"sync"
 	"time"
+
+	"convfiles/files/driver"
 
 	"github.com/jackc/pgx/v5"
 )

@@ -2,14 +2,14 @@ package postgres_test
 
 import (
 	"context"
-	"convfiles/engine"
-	"convfiles/files/driver"
 	"path/filepath"
 	"testing"
 
 	"convfiles/content"
+	"convfiles/engine"
 	"convfiles/engine/enginetest"
 	"convfiles/files"
+	"convfiles/files/driver"
 	"convfiles/files/driver/indextest"
 	"convfiles/internal/keyrows"
 	"convfiles/internal/pgserver"

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-
 	"convfiles/internal/pgserver"
 	"convfiles/postgres"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // TestMigrationsApplyOnceAndRefuseANewerSchema: replicas opening one

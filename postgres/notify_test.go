@@ -2,11 +2,11 @@ package postgres_test
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"testing"
 	"time"
 
 	"convfiles/files"
+	"convfiles/files/driver"
 	"convfiles/internal/pgserver"
 )
 

@@ -2,10 +2,10 @@ package postgres
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"time"
 
 	"convfiles/files"
+	"convfiles/files/driver"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -25,8 +25,7 @@ func (ix *Index) Reconcile(ctx context.Context, conversation string, in driver.R
 type reconciler struct{ ix *Index }
 
 func (r reconciler) LiveStates(ctx context.Context, conversation string) (map[string]driver.LiveState, error) {
-	rows, err := r.ix.pool.Query(ctx, `SELECT name, id, size, disk_time FROM files
-		WHERE conversation = $1 AND deleted_on IS NULL`, conversation)
+	rows, err := r.ix.pool.Query(ctx, liveStates, conversation)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +40,7 @@ func (r reconciler) LiveStates(ctx context.Context, conversation string) (map[st
 }
 
 func (r reconciler) KeptVersions(ctx context.Context, conversation string) (map[driver.VersionKey]bool, error) {
-	rows, err := r.ix.pool.Query(ctx, `SELECT file_id, version FROM versions WHERE conversation = $1`, conversation)
+	rows, err := r.ix.pool.Query(ctx, keptVersions, conversation)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +100,7 @@ func (t *writeTx) recordStored(conversation string, p driver.PendingFile, now ti
 			return files.Event{}, err
 		}
 		if rec.Size == d.Size && rec.SHA256 == p.SHA {
-			return files.Event{}, t.exec(`UPDATE files SET disk_time = $1, modified_on = $2 WHERE id = $3`, d.DiskTime, d.DiskTime, rec.ID)
+			return files.Event{}, t.exec(touchDiskTime, d.DiskTime, d.DiskTime, rec.ID)
 		}
 		typ, put = files.FileModified, func(rec files.Record) error { return t.putLive(rec, now.UnixNano()) }
 	} else {
@@ -139,11 +138,10 @@ func (r reconciler) DropVanished(ctx context.Context, conversation string, gone 
 func (r reconciler) DropVersions(ctx context.Context, conversation string, gone []driver.VersionKey) error {
 	return r.inConversation(ctx, conversation, func(t *writeTx) error {
 		for _, k := range gone {
-			if err := t.exec(`DELETE FROM versions WHERE file_id = $1 AND version = $2`, k.FileID, k.Version); err != nil {
+			if err := t.exec(dropVersion, k.FileID, k.Version); err != nil {
 				return err
 			}
 		}
-		return t.exec(`DELETE FROM files WHERE conversation = $1 AND deleted_on IS NOT NULL
-			AND NOT EXISTS (SELECT 1 FROM versions WHERE file_id = files.id)`, conversation)
+		return t.exec(dropBareDeleted, conversation)
 	})
 }

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+
 	"convfiles/files/driver"
 )
 

@@ -2,10 +2,10 @@ package postgres
 
 import (
 	"context"
-	"convfiles/files/driver"
-	"convfiles/internal/sqltext"
 
 	"convfiles/files"
+	"convfiles/files/driver"
+	"convfiles/internal/sqltext"
 )
 
 // Files returns up to limit rows of a conversation, live or deleted, in

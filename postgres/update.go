@@ -2,12 +2,12 @@ package postgres
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"errors"
 	"fmt"
 	"time"
 
 	"convfiles/files"
+	"convfiles/files/driver"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -89,10 +89,10 @@ func (ix *Index) inTx(ctx context.Context, fn func(*writeTx) error) (err error) 
 
 // writeTx is the driver.Tx of one Update.
 type writeTx struct {
-	ix     *Index
-	ctx    context.Context
-	tx     pgx.Tx
-	locked map[string]bool
+	ix          *Index
+	ctx         context.Context
+	tx          pgx.Tx
+	locked      map[string]bool
 	events int // events added so far (see insertEvent)
 }
 
@@ -192,7 +192,7 @@ func (ix *Index) Usage(ctx context.Context, conversation string) (files.Usage, e
 func usage(ctx context.Context, q querier, conversation string) (files.Usage, error) {
 	var u files.Usage
 	var n int64
-	err := q.QueryRow(ctx, `SELECT bytes, files FROM usage WHERE conversation = $1`, conversation).Scan(&u.Bytes, &n)
+	err := q.QueryRow(ctx, usageOf, conversation).Scan(&u.Bytes, &n)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return files.Usage{}, nil
 	}

@@ -2,11 +2,11 @@ package prompts_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/prompts"
 	"convfiles/runtime"
 )

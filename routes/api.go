@@ -1,16 +1,16 @@
 package routes
 
 import (
-	"convfiles/auth"
-	"convfiles/ops"
 	"net/http"
 	"strconv"
 	"time"
 
-	"github.com/gorilla/mux"
-
+	"convfiles/auth"
 	"convfiles/files"
 	"convfiles/formats"
+	"convfiles/ops"
+
+	"github.com/gorilla/mux"
 )
 
 // Paging bounds of file listings.

@@ -3,7 +3,6 @@ package routes
 import (
 	"bytes"
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"io"
 	"mime/multipart"
@@ -13,6 +12,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/storetest"
 )

@@ -1,7 +1,6 @@
 package routes
 
 import (
-	"convfiles/engine"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/internal/hostile"
 )
 

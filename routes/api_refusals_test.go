@@ -3,11 +3,12 @@ package routes
 import (
 	"bytes"
 	"context"
-	"convfiles/engine"
 	"database/sql"
 	"net/http"
 	"strings"
 	"testing"
+
+	"convfiles/engine"
 )
 
 // TestAPIRefusesBadRequests: every malformed parameter and body gets a 4xx

@@ -2,7 +2,6 @@ package routes
 
 import (
 	"bytes"
-	"convfiles/engine"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/samples"
 )

@@ -2,17 +2,17 @@ package routes
 
 import (
 	"context"
-	"convfiles/auth"
-	"convfiles/engine"
 	"encoding/json"
 	"net/http"
 	"net/url"
 	"strconv"
 
-	"github.com/gorilla/mux"
-
+	"convfiles/auth"
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/ops"
+
+	"github.com/gorilla/mux"
 )
 
 // pathVarRaw returns a route variable as it was sent.

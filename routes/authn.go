@@ -2,18 +2,18 @@ package routes
 
 import (
 	"context"
-	"convfiles/engine"
 	"errors"
 	"net/http"
 	"strings"
 
-	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
-
 	"convfiles/auth"
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/links"
 	"convfiles/ops"
+
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // openPaths are answered without a credential: they reveal nothing of any

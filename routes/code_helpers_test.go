@@ -2,7 +2,6 @@ package routes
 
 import (
 	"bytes"
-	"convfiles/engine"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -11,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/runtime"
 )

@@ -1,10 +1,11 @@
 package routes
 
 import (
-	"convfiles/engine"
 	"image/color"
 	"net/http"
 	"testing"
+
+	"convfiles/engine"
 )
 
 // BenchmarkThumbnailGET times GET /api/files/{id}/thumbnail of an 800×600

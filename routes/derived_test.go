@@ -3,12 +3,12 @@ package routes
 import (
 	"bytes"
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"image/color"
 	"sync/atomic"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/formats"
 )
 

@@ -1,11 +1,11 @@
 package routes
 
 import (
-	"convfiles/files/driver"
 	"net/http"
 	"time"
 
 	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // DirectLinkTTL is how long the URL of a redirect to the object store

@@ -2,16 +2,16 @@ package routes
 
 import (
 	"context"
-	"convfiles/auth"
-	"convfiles/files/driver"
-	"convfiles/ops"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
 	"time"
 
+	"convfiles/auth"
 	"convfiles/files"
+	"convfiles/files/driver"
+	"convfiles/ops"
 )
 
 // eventKeepAlive is how long a quiet stream waits before it sends a comment

@@ -2,16 +2,16 @@ package routes
 
 import (
 	"context"
-	"convfiles/engine"
 	"fmt"
 	"sort"
 	"strconv"
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
+	"convfiles/engine"
 	"convfiles/files"
+
+	"github.com/chromedp/chromedp"
 )
 
 // eventRounds is how many writes each latency benchmark times.

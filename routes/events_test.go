@@ -3,13 +3,13 @@ package routes
 import (
 	"bufio"
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/sqlite"
 )

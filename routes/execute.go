@@ -2,15 +2,15 @@ package routes
 
 import (
 	"context"
-	"convfiles/auth"
-	"convfiles/engine"
-	"convfiles/ops"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
 
+	"convfiles/auth"
+	"convfiles/engine"
 	"convfiles/files"
+	"convfiles/ops"
 	"convfiles/runtime"
 )
 

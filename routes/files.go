@@ -1,7 +1,6 @@
 package routes
 
 import (
-	"convfiles/engine"
 	"io"
 	"net/http"
 	"net/url"
@@ -9,6 +8,7 @@ import (
 	"sync"
 
 	"convfiles/auth"
+	"convfiles/engine"
 	"convfiles/files"
 )
 

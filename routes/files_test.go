@@ -2,7 +2,6 @@ package routes
 
 import (
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/samples"
 )

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"convfiles/auth"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // bearer adds a bearer credential to every request.

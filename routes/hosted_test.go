@@ -3,7 +3,6 @@ package routes
 import (
 	"bytes"
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"convfiles/auth"
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/keyrows"
 	"convfiles/internal/links"

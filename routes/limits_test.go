@@ -2,7 +2,6 @@ package routes
 
 import (
 	"context"
-	"convfiles/engine"
 	"fmt"
 	"io"
 	"net"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/storetest"
 	"convfiles/runtime"

@@ -3,7 +3,6 @@ package routes
 import (
 	"bytes"
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -14,15 +13,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/gorilla/mux"
-
 	"convfiles/auth"
+	"convfiles/engine"
 	"convfiles/internal/keyrows"
 	"convfiles/internal/metrics"
 	"convfiles/internal/signing"
 	"convfiles/internal/storetest"
 	"convfiles/runtime"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/gorilla/mux"
 )
 
 // loadOpenAPI loads routes/openapi.json and checks it is a valid OpenAPI

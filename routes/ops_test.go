@@ -2,10 +2,11 @@ package routes
 
 import (
 	"context"
-	"convfiles/engine"
 	"net/http"
 	"strings"
 	"testing"
+
+	"convfiles/engine"
 )
 
 // TestOpRouteRefusesWhatItCannotRun: the operations route answers an

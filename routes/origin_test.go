@@ -2,12 +2,12 @@ package routes
 
 import (
 	"context"
-	"convfiles/engine"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/storetest"
 	"convfiles/runtime"

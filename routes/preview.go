@@ -3,13 +3,13 @@ package routes
 import (
 	"bytes"
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/formats"
 )

@@ -3,7 +3,6 @@ package routes
 import (
 	"bytes"
 	"context"
-	"convfiles/engine"
 	"errors"
 	"image"
 	"image/color"
@@ -17,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/internal/samples"
 	"convfiles/internal/storetest"
 )

@@ -1,7 +1,6 @@
 package routes
 
 import (
-	"convfiles/auth"
 	"math"
 	"net"
 	"net/http"
@@ -9,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"convfiles/auth"
 
 	"golang.org/x/time/rate"
 )

@@ -2,8 +2,6 @@ package routes
 
 import (
 	"context"
-	"convfiles/auth"
-	"convfiles/engine"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -13,11 +11,13 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gorilla/mux"
-
+	"convfiles/auth"
+	"convfiles/engine"
 	"convfiles/formats"
 	"convfiles/internal/metrics"
 	"convfiles/runtime"
+
+	"github.com/gorilla/mux"
 )
 
 // Config is what the HTTP adapter needs.

@@ -2,7 +2,6 @@ package routes
 
 import (
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"convfiles/auth"
+	"convfiles/engine"
 )
 
 // sessionCall sends a request riding on a session cookie, with an optional

@@ -3,7 +3,6 @@ package routes
 import (
 	"bytes"
 	"context"
-	"convfiles/engine"
 	"image"
 	"image/color"
 	_ "image/jpeg"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"convfiles/engine"
 )
 
 // TestThumbnailsShrinkAndRevalidate: a thumbnail is the image shrunk to

@@ -2,8 +2,6 @@ package routes
 
 import (
 	"bufio"
-	"convfiles/auth"
-	"convfiles/engine"
 	"errors"
 	"io"
 	"mime"
@@ -11,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 
+	"convfiles/auth"
+	"convfiles/engine"
 	"convfiles/files"
 )
 

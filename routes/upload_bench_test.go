@@ -3,7 +3,6 @@ package routes
 import (
 	"bytes"
 	"context"
-	"convfiles/engine"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"runtime"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/peakrss"
 )

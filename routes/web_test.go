@@ -3,7 +3,6 @@ package routes
 import (
 	"bytes"
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,13 +10,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/input"
-	"github.com/chromedp/chromedp"
-
+	"convfiles/engine"
 	"convfiles/internal/needs"
 	"convfiles/internal/samples"
 	"convfiles/runtime"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
 )
 
 // newBrowser starts headless Chromium (Debian's chromium, installed by

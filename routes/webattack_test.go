@@ -1,7 +1,6 @@
 package routes
 
 import (
-	"convfiles/engine"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -10,11 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/storetest"
 	"convfiles/runtime"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestForeignPagesCannotUseTheServerInChromium opens a hostile page in real

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"convfiles/files"
+
+	"github.com/chromedp/chromedp"
 )
 
 // browserPage drives the file browser of one conversation in Chromium.

@@ -1,16 +1,16 @@
 package routes
 
 import (
-	"convfiles/engine"
 	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
 
+	"convfiles/engine"
+	"convfiles/internal/storetest"
+
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-
-	"convfiles/internal/storetest"
 )
 
 // TestFileBrowserInChromium drives the file browser as a person would:

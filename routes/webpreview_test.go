@@ -2,7 +2,6 @@ package routes
 
 import (
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"image/color"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"convfiles/engine"
 
 	"github.com/chromedp/chromedp"
 )

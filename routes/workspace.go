@@ -3,15 +3,15 @@ package routes
 import (
 	"bytes"
 	"context"
-	"convfiles/auth"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 
-	"github.com/gorilla/mux"
-
+	"convfiles/auth"
 	"convfiles/files"
+
+	"github.com/gorilla/mux"
 )
 
 // maxBody bounds a request body of the code routes: 10 MiB of code may

@@ -2,9 +2,6 @@ package runtime
 
 import (
 	"context"
-	"convfiles/content"
-	"convfiles/engine"
-	"convfiles/sqlite"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,6 +9,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"convfiles/content"
+	"convfiles/engine"
+	"convfiles/sqlite"
 
 	"github.com/dop251/goja"
 )

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"io"
 
-	"github.com/dop251/goja"
-
 	"convfiles/content"
 	"convfiles/files"
+
+	"github.com/dop251/goja"
 )
 
 // Downloader fetches URLs for files.download; cmd wires one that refuses

@@ -2,11 +2,12 @@ package runtime
 
 import (
 	"context"
-	"convfiles/internal/samples"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+
+	"convfiles/internal/samples"
 )
 
 func TestWriteFileAcceptsEveryContentShape(t *testing.T) {

@@ -2,12 +2,12 @@ package runtime
 
 import (
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/files"
 )
 

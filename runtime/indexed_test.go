@@ -1,11 +1,11 @@
 package runtime
 
 import (
-	"convfiles/engine"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/internal/storetest"
 )
 

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dop251/goja"
-
 	"convfiles/files"
+
+	"github.com/dop251/goja"
 )
 
 // installIO binds toolscript's sandboxed io library (seed 001) — io.open,

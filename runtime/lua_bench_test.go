@@ -2,9 +2,10 @@ package runtime
 
 import (
 	"context"
-	"convfiles/engine"
 	"path/filepath"
 	"testing"
+
+	"convfiles/engine"
 )
 
 // BenchmarkLuaVsJS runs the same two scripts in Lua and in JavaScript, in

@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"fmt"
 
-	lua "github.com/yuin/gopher-lua"
-
 	"convfiles/files"
+
+	lua "github.com/yuin/gopher-lua"
 )
 
 // luaFileType names the metatable of io handles.

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/dop251/goja"
-
 	"convfiles/files"
 	"convfiles/ops"
+
+	"github.com/dop251/goja"
 )
 
 // installFilesAPI binds metaclaw's files.* (seed 004): one helper for

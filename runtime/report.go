@@ -1,10 +1,11 @@
 package runtime
 
 import (
-	"convfiles/files"
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"convfiles/files"
 
 	"github.com/dop251/goja"
 )

@@ -2,17 +2,17 @@ package runtime
 
 import (
 	"context"
-	"convfiles/auth"
-	"convfiles/engine"
 	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/dlclark/regexp2/v2"
-
+	"convfiles/auth"
+	"convfiles/engine"
 	"convfiles/files"
+
+	"github.com/dlclark/regexp2/v2"
 )
 
 // Defaults of Config.

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"convfiles/engine"
 	"encoding/base64"
 	"encoding/json"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/internal/docs"
 )
 

@@ -2,11 +2,12 @@ package runtime
 
 import (
 	"context"
-	"convfiles/files"
 	"fmt"
 	"reflect"
 	"runtime/debug"
 	"time"
+
+	"convfiles/files"
 
 	"github.com/dop251/goja"
 )

@@ -2,13 +2,13 @@ package s3blobs_test
 
 import (
 	"context"
-	"convfiles/engine"
-	"convfiles/files/driver"
 	"testing"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/engine/enginetest"
 	"convfiles/files"
+	"convfiles/files/driver"
 	"convfiles/internal/pgserver"
 )
 

@@ -2,7 +2,6 @@ package s3blobs
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"convfiles/files"
+	"convfiles/files/driver"
 
 	"github.com/minio/minio-go/v7"
 )

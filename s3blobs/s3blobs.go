@@ -12,7 +12,6 @@ package s3blobs
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -28,6 +27,7 @@ import (
 	"syscall"
 
 	"convfiles/files"
+	"convfiles/files/driver"
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"

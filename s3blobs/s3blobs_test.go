@@ -2,12 +2,12 @@ package s3blobs_test
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"io"
 	"os"
 	"testing"
 
 	"convfiles/files"
+	"convfiles/files/driver"
 	"convfiles/files/driver/blobtest"
 	"convfiles/internal/pgserver"
 	"convfiles/internal/s3server"

@@ -2,11 +2,11 @@ package s3blobs_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"path/filepath"
 	"testing"
 
 	"convfiles/content"
+	"convfiles/engine"
 	"convfiles/engine/enginetest"
 	"convfiles/files"
 	"convfiles/internal/pgserver"

@@ -3,7 +3,6 @@ package s3blobs_test
 import (
 	"bytes"
 	"context"
-	"convfiles/engine"
 	"crypto/rand"
 	"errors"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"convfiles/content"
+	"convfiles/engine"
 	"convfiles/engine/enginetest"
 	"convfiles/files"
 	"convfiles/internal/pgserver"

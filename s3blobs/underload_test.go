@@ -2,8 +2,6 @@ package s3blobs_test
 
 import (
 	"context"
-	"convfiles/engine"
-	"convfiles/files/driver"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -13,7 +11,9 @@ import (
 	"time"
 
 	"convfiles/content"
+	"convfiles/engine"
 	"convfiles/files"
+	"convfiles/files/driver"
 	"convfiles/internal/pgserver"
 	"convfiles/postgres"
 )

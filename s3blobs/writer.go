@@ -2,13 +2,13 @@ package s3blobs
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"errors"
 	"io"
 	"os"
 	"time"
 
 	"convfiles/files"
+	"convfiles/files/driver"
 
 	"github.com/minio/minio-go/v7"
 )

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"bytes"
 	"context"
-	"convfiles/engine"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/storetest"
 	"convfiles/routes"

@@ -2,11 +2,11 @@ package sandbox
 
 import (
 	"context"
-	"convfiles/engine"
 	"slices"
 	"testing"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/runtime"
 )
 

@@ -1,10 +1,10 @@
 package sandbox
 
 import (
-	"convfiles/engine"
 	"io"
 	"os"
 
+	"convfiles/engine"
 	"convfiles/files"
 )
 

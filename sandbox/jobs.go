@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"errors"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/formats"
 	"convfiles/internal/links"

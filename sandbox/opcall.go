@@ -92,7 +92,11 @@ func (ms *methods) method(name string) (reflect.Value, bool) {
 	if v, ok := ms.byName[name]; ok {
 		return v, true
 	}
-	if _, ok := opsType.MethodByName(name); !ok {
+	// Only the Ops methods that answer an error cross: not ID or
+	// HostPath, which the client answers itself, and nothing else the
+	// Space has (Close).
+	m, ok := opsType.MethodByName(name)
+	if !ok || m.Type.NumOut() == 0 || m.Type.Out(m.Type.NumOut()-1) != errorType {
 		return reflect.Value{}, false
 	}
 	v := reflect.ValueOf(ms.sp).MethodByName(name)
@@ -127,6 +131,9 @@ func (ms *methods) invoke(ctx context.Context, m *message, budget *files.Budget)
 			return nil, err
 		}
 		in[i], args = v, args[1:]
+	}
+	if len(args) != 0 {
+		return nil, fmt.Errorf("sandbox: %s takes fewer arguments than were sent", m.Op)
 	}
 	out := method.Call(in)
 	var err error

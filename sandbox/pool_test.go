@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"convfiles/engine"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/formats"
 	"convfiles/internal/hostile"

@@ -2,10 +2,11 @@ package sqlite
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"time"
 
 	"convfiles/files"
+	"convfiles/files/driver"
+	"convfiles/internal/sqltext"
 )
 
 // apply records a change and its events in the transaction tx.
@@ -71,27 +72,21 @@ func insertLive(tx *stmtTx, rec files.Record) error {
 }
 
 func markDeleted(tx *stmtTx, id string, now time.Time) error {
-	_, err := tx.Exec(`UPDATE files SET deleted_on = ? WHERE id = ? AND deleted_on IS NULL`, stamp(now), id)
+	_, err := tx.Exec(sqltext.MarkDeleted, stamp(now), id)
 	return err
 }
 
 // dropUnkept removes the row of a deleted file that has no versions left:
 // nothing of it can be restored any more.
 func dropUnkept(tx *stmtTx, id string) error {
-	_, err := tx.Exec(`DELETE FROM files WHERE id = ? AND deleted_on IS NOT NULL
-		AND NOT EXISTS (SELECT 1 FROM versions WHERE file_id = ?)`, id, id)
+	_, err := tx.Exec(sqltext.DropIfBare, id, id)
 	return err
 }
 
 func insertVersion(tx *stmtTx, conversation string, v files.Version) error {
 	// An upsert, not INSERT OR REPLACE: the usage triggers see an update,
 	// where REPLACE would delete without firing them.
-	_, err := tx.Exec(`INSERT INTO versions (file_id, version, conversation, name, mime_type, size, sha256,
-			saved_on, kept_on, reason, blob) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (file_id, version) DO UPDATE SET conversation = excluded.conversation, name = excluded.name,
-			mime_type = excluded.mime_type, size = excluded.size, sha256 = excluded.sha256,
-			saved_on = excluded.saved_on, kept_on = excluded.kept_on, reason = excluded.reason,
-			blob = excluded.blob`,
+	_, err := tx.Exec(sqltext.KeepVersion,
 		v.FileID, v.Version, conversation, v.Name, v.MIME, v.Size, v.SHA256, stamp(v.Saved), stamp(v.Kept), v.Reason, v.Blob)
 	return err
 }
@@ -126,13 +121,13 @@ func prune(tx *stmtTx, fileID string, keep int) ([]files.Version, error) {
 func (ix *Index) RemoveConversation(ctx context.Context, conversation string) ([]files.Event, error) {
 	var evs []files.Event
 	err := ix.inTx(ctx, func(tx *stmtTx) error {
-		if _, err := tx.Exec(`DELETE FROM versions WHERE conversation = ?`, conversation); err != nil {
+		if _, err := tx.Exec(sqltext.DropConversationVersions, conversation); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(`DELETE FROM files WHERE conversation = ?`, conversation); err != nil {
+		if _, err := tx.Exec(sqltext.DropConversationFiles, conversation); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(`DELETE FROM usage WHERE conversation = ?`, conversation); err != nil {
+		if _, err := tx.Exec(sqltext.DropConversationUsage, conversation); err != nil {
 			return err
 		}
 		ev, err := ix.insertEvent(tx, files.Event{Type: files.ConversationDeleted, Conversation: conversation, Time: ix.now()})

@@ -2,7 +2,6 @@ package sqlite_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"database/sql"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/peakrss"
 	"convfiles/ops"

@@ -1,11 +1,11 @@
 package sqlite_test
 
 import (
-	"convfiles/engine"
 	"path/filepath"
 	"testing"
 
 	"convfiles/content"
+	"convfiles/engine"
 	"convfiles/engine/enginetest"
 	"convfiles/files"
 	"convfiles/sqlite"

@@ -2,13 +2,13 @@ package sqlite_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"crypto/sha256"
 	"encoding/hex"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/engine/enginetest"
 	"convfiles/files"
 	"convfiles/sqlite"

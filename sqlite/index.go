@@ -10,7 +10,6 @@ package sqlite
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"database/sql"
 	"embed"
 	"errors"
@@ -24,6 +23,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"convfiles/files/driver"
 
 	"convfiles/files"
 

@@ -2,10 +2,10 @@ package sqlite_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"strings"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 )
 

@@ -1,12 +1,12 @@
 package sqlite_test
 
 import (
-	"convfiles/files/driver"
-	"convfiles/internal/keyrows"
 	"path/filepath"
 	"testing"
 
+	"convfiles/files/driver"
 	"convfiles/files/driver/indextest"
+	"convfiles/internal/keyrows"
 	"convfiles/sqlite"
 )
 

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+
 	"convfiles/files"
 	"convfiles/files/driver"
 	"convfiles/internal/sqltext"

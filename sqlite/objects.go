@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+
 	"convfiles/files/driver"
 )
 

@@ -2,10 +2,11 @@ package sqlite
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"time"
 
 	"convfiles/files"
+	"convfiles/files/driver"
+	"convfiles/internal/sqltext"
 )
 
 // reconcileBatch is how many new, changed or vanished files one
@@ -28,8 +29,7 @@ func (ix *Index) Reconcile(ctx context.Context, conversation string, in driver.R
 type reconciler struct{ ix *Index }
 
 func (r reconciler) LiveStates(ctx context.Context, conversation string) (map[string]driver.LiveState, error) {
-	rows, err := r.ix.r.QueryContext(ctx, `SELECT name, id, size, disk_time FROM files
-		WHERE conversation = ? AND deleted_on IS NULL`, conversation)
+	rows, err := r.ix.r.QueryContext(ctx, sqltext.LiveStates, conversation)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func (r reconciler) LiveStates(ctx context.Context, conversation string) (map[st
 }
 
 func (r reconciler) KeptVersions(ctx context.Context, conversation string) (map[driver.VersionKey]bool, error) {
-	rows, err := r.ix.r.QueryContext(ctx, `SELECT file_id, version FROM versions WHERE conversation = ?`, conversation)
+	rows, err := r.ix.r.QueryContext(ctx, sqltext.KeptVersions, conversation)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func (ix *Index) recordStored(tx *stmtTx, conversation string, p driver.PendingF
 			return files.Event{}, err
 		}
 		if rec.Size == d.Size && rec.SHA256 == p.SHA {
-			_, err := tx.Exec(`UPDATE files SET disk_time = ?, modified_on = ? WHERE id = ?`, d.DiskTime, stamp(modified), rec.ID)
+			_, err := tx.Exec(sqltext.TouchDiskTime, d.DiskTime, stamp(modified), rec.ID)
 			return files.Event{}, err
 		}
 		typ, put = files.FileModified, putLive
@@ -139,12 +139,11 @@ func (r reconciler) DropVanished(ctx context.Context, conversation string, gone 
 func (r reconciler) DropVersions(ctx context.Context, conversation string, gone []driver.VersionKey) error {
 	return r.ix.inTx(ctx, func(tx *stmtTx) error {
 		for _, k := range gone {
-			if _, err := tx.Exec(`DELETE FROM versions WHERE file_id = ? AND version = ?`, k.FileID, k.Version); err != nil {
+			if _, err := tx.Exec(sqltext.DropVersion, k.FileID, k.Version); err != nil {
 				return err
 			}
 		}
-		_, err := tx.Exec(`DELETE FROM files WHERE conversation = ? AND deleted_on IS NOT NULL
-			AND NOT EXISTS (SELECT 1 FROM versions WHERE file_id = files.id)`, conversation)
+		_, err := tx.Exec(sqltext.DropBareDeleted, conversation)
 		return err
 	})
 }

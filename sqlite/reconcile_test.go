@@ -2,13 +2,13 @@ package sqlite_test
 
 import (
 	"context"
-	"convfiles/engine"
-	"convfiles/sqlite"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
+	"convfiles/sqlite"
 )
 
 // TestRestartReconcilesIndexWithDisk: changes the index missed (another

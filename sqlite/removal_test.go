@@ -2,12 +2,12 @@ package sqlite_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"fmt"
 	"sync"
 	"testing"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/files"
 )
 

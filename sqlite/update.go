@@ -2,13 +2,13 @@ package sqlite
 
 import (
 	"context"
-	"convfiles/files/driver"
-	"convfiles/internal/sqltext"
 	"database/sql"
 	"errors"
 	"strings"
 
 	"convfiles/files"
+	"convfiles/files/driver"
+	"convfiles/internal/sqltext"
 )
 
 // Update runs fn in one write transaction (see inTx): what fn reads
@@ -126,7 +126,7 @@ func (c ctxRower) QueryRow(query string, args ...any) *sql.Row {
 
 func usage(q queryRower, conversation string) (files.Usage, error) {
 	var u files.Usage
-	err := q.QueryRow(`SELECT bytes, files FROM usage WHERE conversation = ?`, conversation).Scan(&u.Bytes, &u.Files)
+	err := q.QueryRow(sqltext.UsageOf, conversation).Scan(&u.Bytes, &u.Files)
 	if errors.Is(err, sql.ErrNoRows) {
 		return files.Usage{}, nil
 	}

@@ -2,11 +2,11 @@ package sqlite_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"database/sql"
 	"path/filepath"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 
 	_ "modernc.org/sqlite"

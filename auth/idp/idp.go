@@ -13,10 +13,10 @@ import (
 	"strings"
 	"time"
 
+	"convfiles/auth"
+
 	"github.com/MicahParks/keyfunc/v3"
 	"github.com/golang-jwt/jwt/v5"
-
-	"convfiles/auth"
 )
 
 // Config verifies JWTs from an existing identity provider: signed with

@@ -13,13 +13,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/golang-jwt/jwt/v5"
-
 	"convfiles/auth"
 	"convfiles/auth/idp"
 	"convfiles/files"
 	"convfiles/internal/signing"
 	"convfiles/sqlite"
+
+	"github.com/golang-jwt/jwt/v5"
 )
 
 // jwks is an identity provider's key set served on a loopback port; keys

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"convfiles/engine"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,6 +12,7 @@ import (
 
 	"convfiles/auth"
 	"convfiles/auth/idp"
+	"convfiles/engine"
 	"convfiles/internal/links"
 	"convfiles/internal/signing"
 )

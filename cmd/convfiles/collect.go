@@ -2,11 +2,12 @@ package main
 
 import (
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"log/slog"
 	"math/rand/v2"
 	"time"
+
+	"convfiles/engine"
 )
 
 // cmdCollect runs one garbage collection of the object store: the

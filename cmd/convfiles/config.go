@@ -1,7 +1,6 @@
 package main
 
 import (
-	"convfiles/engine"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,15 +10,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
-	"github.com/adrg/xdg"
-
 	"convfiles/auth"
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/links"
 	"convfiles/routes"
 	"convfiles/runtime"
 	"convfiles/sandbox"
+
+	"github.com/BurntSushi/toml"
+	"github.com/adrg/xdg"
 )
 
 // Config is the TOML configuration file. Every key is optional; flags

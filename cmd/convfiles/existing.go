@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"convfiles/engine"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"convfiles/engine"
 	"convfiles/files"
 )
 

@@ -1,12 +1,13 @@
 package main
 
 import (
-	"convfiles/engine"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"convfiles/engine"
 )
 
 func TestCleanup(t *testing.T) {

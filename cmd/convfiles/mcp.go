@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"convfiles/engine"
 	"os/signal"
 	"strings"
 	"syscall"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/routes/mcp"
 )

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"convfiles/engine"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -14,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/files"
 )
 

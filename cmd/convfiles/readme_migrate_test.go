@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/engine/enginetest"
 	"convfiles/files"
 )

@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
 
+	"convfiles/engine"
 	"convfiles/formats"
 	"convfiles/internal/fetch"
 	"convfiles/internal/links"

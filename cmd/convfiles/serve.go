@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"convfiles/engine"
 	"errors"
 	"net/http"
 	"os/signal"
@@ -11,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/metrics"
 	"convfiles/routes"

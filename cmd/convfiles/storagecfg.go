@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"convfiles/engine"
-	"convfiles/files/driver"
-	"convfiles/internal/keyrows"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -16,7 +13,10 @@ import (
 
 	"convfiles/auth"
 	"convfiles/content"
+	"convfiles/engine"
 	"convfiles/files"
+	"convfiles/files/driver"
+	"convfiles/internal/keyrows"
 	"convfiles/postgres"
 	"convfiles/s3blobs"
 	"convfiles/sqlite"

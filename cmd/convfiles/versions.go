@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"convfiles/engine"
 	"fmt"
 	"strconv"
 	"text/tabwriter"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/files"
 )
 

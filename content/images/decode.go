@@ -18,12 +18,12 @@ import (
 	"io"
 	"strings"
 
+	"convfiles/content"
+
 	"github.com/disintegration/imaging"
 	"golang.org/x/image/bmp"
 	"golang.org/x/image/tiff"
 	xwebp "golang.org/x/image/webp"
-
-	"convfiles/content"
 )
 
 // MaxPixels is the largest image, in pixels, decoded by default: 50

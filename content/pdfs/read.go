@@ -15,12 +15,12 @@ import (
 	"strings"
 	"sync"
 
+	"convfiles/content"
+
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
-
-	"convfiles/content"
 )
 
 // MaxPages is the most pages a document may have for convfiles to work on

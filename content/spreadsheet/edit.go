@@ -3,9 +3,9 @@ package spreadsheet
 import (
 	"math"
 
-	"github.com/xuri/excelize/v2"
-
 	"convfiles/content"
+
+	"github.com/xuri/excelize/v2"
 )
 
 // New returns an empty workbook with one sheet, named sheet ("" is

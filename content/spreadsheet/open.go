@@ -21,9 +21,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
-
 	"convfiles/content"
+
+	"github.com/xuri/excelize/v2"
 )
 
 // Limits bound what opening a workbook may cost.

@@ -1,10 +1,10 @@
 package enginetest
 
 import (
-	"convfiles/engine"
 	"strings"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 )
 

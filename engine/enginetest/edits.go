@@ -1,7 +1,6 @@
 package enginetest
 
 import (
-	"convfiles/engine"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 )
 

@@ -11,13 +11,13 @@ package enginetest
 import (
 	"bytes"
 	"context"
-	"convfiles/engine"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 )
 

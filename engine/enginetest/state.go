@@ -2,10 +2,10 @@ package enginetest
 
 import (
 	"context"
-	"convfiles/engine"
 	"fmt"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 )
 

@@ -1,12 +1,12 @@
 package enginetest
 
 import (
-	"convfiles/engine"
 	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 )
 

@@ -1,8 +1,9 @@
 package driver
 
 import (
-	"convfiles/files"
 	"time"
+
+	"convfiles/files"
 )
 
 // ChangeWriter is the SQL of one Index.Apply inside a transaction, which

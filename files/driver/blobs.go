@@ -2,8 +2,9 @@ package driver
 
 import (
 	"context"
-	"convfiles/files"
 	"io"
+
+	"convfiles/files"
 )
 
 // Blobs is where the bytes of files live: one half of the storage seam

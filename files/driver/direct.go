@@ -1,8 +1,9 @@
 package driver
 
 import (
-	"convfiles/files"
 	"time"
+
+	"convfiles/files"
 )
 
 // DirectHeaders are the response headers a store is asked to send with

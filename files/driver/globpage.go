@@ -1,8 +1,9 @@
 package driver
 
 import (
-	"convfiles/files"
 	"sort"
+
+	"convfiles/files"
 )
 
 // GlobPage is one page of the names that match a listing's pattern,

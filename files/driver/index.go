@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+
 	"convfiles/files"
 )
 

@@ -2,9 +2,10 @@ package driver
 
 import (
 	"context"
-	"convfiles/files"
 	"runtime"
 	"sync"
+
+	"convfiles/files"
 
 	"golang.org/x/sync/errgroup"
 )

@@ -1,9 +1,9 @@
 package hostile
 
 import (
-	"convfiles/engine"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/internal/storetest"
 )
 

@@ -12,11 +12,11 @@ import (
 	"strconv"
 	"time"
 
+	"convfiles/files"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-
-	"convfiles/files"
 )
 
 // Metrics is one server's counters, on a registry of their own.

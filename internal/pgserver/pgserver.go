@@ -11,7 +11,6 @@ package pgserver
 
 import (
 	"context"
-	"convfiles/internal/testserver"
 	"errors"
 	"fmt"
 	"net"
@@ -24,6 +23,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"convfiles/internal/testserver"
 )
 
 // Server is one running PostgreSQL server.

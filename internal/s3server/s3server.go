@@ -9,7 +9,6 @@ package s3server
 
 import (
 	"context"
-	"convfiles/internal/testserver"
 	"errors"
 	"fmt"
 	"net/http"
@@ -20,6 +19,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"convfiles/internal/testserver"
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"

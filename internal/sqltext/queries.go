@@ -34,6 +34,39 @@ SELECT id FROM c WHERE id IS NOT NULL`
 	PruneEvents  = `DELETE FROM events WHERE seq <= ?`
 	eventColumns = `seq, conversation, type, file_id, name, size, mime_type, source_session_id, renamed_from, time`
 
+	// LiveStates is what a reconciliation compares the walk with: each
+	// live file's name, ID, size and time on disk.
+	LiveStates = `SELECT name, id, size, disk_time FROM files WHERE conversation = ? AND deleted_on IS NULL`
+	// KeptVersions lists the versions a conversation keeps.
+	KeptVersions = `SELECT file_id, version FROM versions WHERE conversation = ?`
+	// TouchDiskTime records a file's new time on disk and modification.
+	TouchDiskTime = `UPDATE files SET disk_time = ?, modified_on = ? WHERE id = ?`
+	// DropVersion forgets one kept version.
+	DropVersion = `DELETE FROM versions WHERE file_id = ? AND version = ?`
+	// DropBareDeleted forgets the deleted files of a conversation with no
+	// version left to restore.
+	DropBareDeleted = `DELETE FROM files WHERE conversation = ? AND deleted_on IS NOT NULL
+			AND NOT EXISTS (SELECT 1 FROM versions WHERE file_id = files.id)`
+
+	// MarkDeleted makes a live file deleted, at a time.
+	MarkDeleted = `UPDATE files SET deleted_on = ? WHERE id = ? AND deleted_on IS NULL`
+	// DropIfBare forgets a deleted file with no version left (its ID twice).
+	DropIfBare = `DELETE FROM files WHERE id = ? AND deleted_on IS NOT NULL AND NOT EXISTS (SELECT 1 FROM versions WHERE file_id = ?)`
+	// DropConversationVersions forgets every version of a conversation.
+	DropConversationVersions = `DELETE FROM versions WHERE conversation = ?`
+	// DropConversationFiles forgets every file of a conversation.
+	DropConversationFiles = `DELETE FROM files WHERE conversation = ?`
+	// DropConversationUsage forgets what a conversation held.
+	DropConversationUsage = `DELETE FROM usage WHERE conversation = ?`
+	// UsageOf is what a conversation holds: its bytes and live files.
+	UsageOf = `SELECT bytes, files FROM usage WHERE conversation = ?`
+	// KeepVersion records a kept version, or replaces the row of the same number.
+	KeepVersion = `INSERT INTO versions (file_id, version, conversation, name, mime_type, size, sha256,
+			saved_on, kept_on, reason, blob) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (file_id, version) DO UPDATE SET conversation = excluded.conversation, name = excluded.name,
+			mime_type = excluded.mime_type, size = excluded.size, sha256 = excluded.sha256, saved_on = excluded.saved_on,
+			kept_on = excluded.kept_on, reason = excluded.reason, blob = excluded.blob`
+
 	// KeyColumns are the columns an API key's row is read from.
 	KeyColumns = `id, name, hash, scopes, tenant, conversations, created_on, revoked_on, max_bytes`
 	// InsertKey stores a new key's row.

@@ -2,9 +2,9 @@ package storetest
 
 import (
 	"context"
-	"convfiles/engine"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/samples"
 )

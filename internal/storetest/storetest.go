@@ -6,11 +6,11 @@
 package storetest
 
 import (
-	"convfiles/engine"
 	"path/filepath"
 	"testing"
 
 	"convfiles/content"
+	"convfiles/engine"
 	"convfiles/sqlite"
 )
 

@@ -2,19 +2,19 @@ package mcp_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/storetest"
 	"convfiles/routes/mcp"
 	"convfiles/runtime"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // env is an MCP server over a real indexed Store, with a client connected

@@ -2,17 +2,17 @@ package mcp_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/storetest"
 	"convfiles/routes/mcp"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestIdleHTTPSessionsAreClosed: an MCP-over-HTTP session that sends

@@ -2,7 +2,6 @@ package mcp_test
 
 import (
 	"bytes"
-	"convfiles/engine"
 	"image"
 	"image/color"
 	"image/png"
@@ -10,11 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/storetest"
 	"convfiles/routes/mcp"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // noisePNG is a PNG of random pixels: it barely compresses, so its size

@@ -2,19 +2,19 @@ package mcp
 
 import (
 	"context"
-	"convfiles/auth"
-	"convfiles/engine"
-	"convfiles/ops"
 	"encoding/json"
 	"errors"
 	"fmt"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"convfiles/auth"
 	"convfiles/content"
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/formats"
+	"convfiles/ops"
 	"convfiles/runtime"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // visionTypes are the image types MCP clients hand to vision models; other

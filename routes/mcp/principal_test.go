@@ -2,16 +2,16 @@ package mcp_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/storetest"
 	"convfiles/routes/mcp"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestHostedFailsClosed: a hosted MCP server whose calls arrive without a

@@ -2,7 +2,6 @@ package mcp_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"path/filepath"
 	"regexp"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/storetest"
 	"convfiles/routes/mcp"

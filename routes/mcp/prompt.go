@@ -2,14 +2,14 @@ package mcp
 
 import (
 	"context"
+
 	"convfiles/auth"
-	"convfiles/engine"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"convfiles/content"
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/prompts"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // PromptName is the name of the MCP prompt that teaches the file helpers.

@@ -3,20 +3,20 @@ package mcp
 import (
 	"bytes"
 	"context"
-	"convfiles/auth"
-	"convfiles/engine"
-	"convfiles/ops"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
+	"convfiles/auth"
+	"convfiles/engine"
+	"convfiles/files"
+	"convfiles/ops"
+	"convfiles/prompts"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"convfiles/files"
-	"convfiles/prompts"
 )
 
 // Scope is the parameter every tool takes: the conversation it works in.

@@ -2,18 +2,18 @@ package mcp
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"encoding/base64"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"convfiles/auth"
 	"convfiles/content"
 	"convfiles/files"
+	"convfiles/files/driver"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // resourcePage is how many files one resources/list answer holds.

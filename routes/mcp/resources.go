@@ -2,19 +2,19 @@ package mcp
 
 import (
 	"context"
-	"convfiles/auth"
-	"convfiles/engine"
 	"fmt"
 	"net/url"
 	"strings"
 	"sync"
 	"time"
 
+	"convfiles/auth"
+	"convfiles/content"
+	"convfiles/engine"
+	"convfiles/files"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"convfiles/content"
-	"convfiles/files"
 )
 
 // uriScheme is the scheme of the files' resource URIs.

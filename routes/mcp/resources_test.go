@@ -2,16 +2,16 @@ package mcp_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/storetest"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestHostileResourceURIsKeepTheSession reads resources at URIs a client

@@ -2,18 +2,18 @@ package mcp
 
 import (
 	"context"
-	"convfiles/engine"
 	"log/slog"
 	"net/http"
 	"sync"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/formats"
 	"convfiles/runtime"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // DefaultMaxMediaBytes caps the bytes file_read_media and resources/read

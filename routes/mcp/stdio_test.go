@@ -3,7 +3,6 @@ package mcp_test
 import (
 	"bufio"
 	"context"
-	"convfiles/engine"
 	"encoding/json"
 	"io"
 	"path/filepath"
@@ -11,10 +10,11 @@ import (
 	"testing"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"convfiles/engine"
 	"convfiles/internal/storetest"
 	"convfiles/routes/mcp"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestStdioTransportSpeaksJSONRPC drives the stdio transport with raw

@@ -2,7 +2,6 @@ package mcp_test
 
 import (
 	"context"
-	"convfiles/engine"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,13 +9,14 @@ import (
 	"strings"
 	"testing"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/fetch"
 	"convfiles/internal/storetest"
 	"convfiles/prompts"
 	"convfiles/routes/mcp"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestToolsRoundTrip(t *testing.T) {

@@ -10,12 +10,12 @@ package blobtest
 import (
 	"bytes"
 	"context"
-	"convfiles/files/driver"
 	"errors"
 	"io"
 	"testing"
 
 	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // Maker returns an empty Blobs for one test; the test cleans up after

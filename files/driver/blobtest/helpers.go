@@ -1,13 +1,13 @@
 package blobtest
 
 import (
-	"convfiles/files/driver"
 	"crypto/rand"
 	"io"
 	"slices"
 	"testing"
 
 	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 func randomBytes(t *testing.T, n int) []byte {

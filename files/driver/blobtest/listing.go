@@ -2,11 +2,11 @@ package blobtest
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"slices"
 	"testing"
 
 	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 func runListing(t *testing.T, mk Maker) {

@@ -1,7 +1,6 @@
 package indextest
 
 import (
-	"convfiles/files/driver"
 	"errors"
 	"fmt"
 	"sync"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // errOver is what the allowance case's transactions fail with, as a

@@ -9,12 +9,12 @@ package indextest
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"errors"
 	"testing"
 	"time"
 
 	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // Maker returns an empty index for one test, closed by t.Cleanup.

@@ -2,7 +2,6 @@ package indextest
 
 import (
 	"context"
-	"convfiles/files/driver"
 	"fmt"
 	"reflect"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 func names(recs []files.Record) []string {

@@ -1,12 +1,12 @@
 package indextest
 
 import (
-	"convfiles/files/driver"
 	"reflect"
 	"testing"
 	"time"
 
 	"convfiles/files"
+	"convfiles/files/driver"
 )
 
 // runTransfer holds an index to what moving a store between indexes
