@@ -89,10 +89,10 @@ func (ix *Index) inTx(ctx context.Context, fn func(*writeTx) error) (err error) 
 
 // writeTx is the driver.Tx of one Update.
 type writeTx struct {
-	ix          *Index
-	ctx         context.Context
-	tx          pgx.Tx
-	locked      map[string]bool
+	ix     *Index
+	ctx    context.Context
+	tx     pgx.Tx
+	locked map[string]bool
 	events int // events added so far (see insertEvent)
 }
 
