@@ -29,13 +29,13 @@ type PendingFile struct {
 	Err   error
 }
 
-// WalkChanged is the first half of an Index's Reconcile: it walks the
+// walkChanged is the first half of an Index's Reconcile: it walks the
 // stored files, takes each one it finds out of live (what is left are the
 // rows whose files vanished), and hands the new and changed ones to
 // commit in batches of at most size. Two stages overlap: one walks and
 // describes a batch (on every core) while the other commits the one
 // before, so at most three batches are held at once.
-func WalkChanged(ctx context.Context, walk func(func(DiskFile) error) error, live map[string]LiveState, size int,
+func walkChanged(ctx context.Context, walk func(func(DiskFile) error) error, live map[string]LiveState, size int,
 	commit func(context.Context, []PendingFile) error) error {
 	g, gctx := errgroup.WithContext(ctx)
 	described := make(chan []PendingFile, 1)
@@ -112,10 +112,10 @@ func describeAll(batch []PendingFile) {
 	wg.Wait()
 }
 
-// OrphanVersions compares the versions an index keeps (kept) with the
+// orphanVersions compares the versions an index keeps (kept) with the
 // version bytes stored (stored, by file ID): it returns the stored bytes
 // without a row, and the rows whose bytes are gone.
-func OrphanVersions(kept map[VersionKey]bool, stored map[string][]int) (orphans map[string][]int, gone []VersionKey) {
+func orphanVersions(kept map[VersionKey]bool, stored map[string][]int) (orphans map[string][]int, gone []VersionKey) {
 	orphans = map[string][]int{}
 	have := map[VersionKey]bool{}
 	for id, ns := range stored {
@@ -174,7 +174,7 @@ func RunReconcile(ctx context.Context, conversation string, in Reconciliation, r
 		publish = func([]files.Event) {}
 	}
 	if in.Walk != nil {
-		err := WalkChanged(ctx, in.Walk, live, batch, func(ctx context.Context, b []PendingFile) error {
+		err := walkChanged(ctx, in.Walk, live, batch, func(ctx context.Context, b []PendingFile) error {
 			evs, err := r.CommitChanged(ctx, conversation, b)
 			if err == nil {
 				publish(evs)
@@ -202,6 +202,6 @@ func RunReconcile(ctx context.Context, conversation string, in Reconciliation, r
 		}
 		publish(evs)
 	}
-	orphans, gone := OrphanVersions(kept, in.Versions)
+	orphans, gone := orphanVersions(kept, in.Versions)
 	return orphans, r.DropVersions(ctx, conversation, gone)
 }
