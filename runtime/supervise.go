@@ -91,6 +91,11 @@ func (s *session) execute(filename, src string, done chan<- outcome) {
 	}
 	if err != nil {
 		s.closeHandles(false)
+		if hit := s.stopped.Load(); hit != nil {
+			// The limit that stopped the run, not what it made a helper
+			// answer on its way out (a call cancelled by it).
+			err = hit
+		}
 		done <- outcome{err: toScriptError(err)}
 		return
 	}

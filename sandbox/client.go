@@ -54,6 +54,20 @@ func (cl *client) call(ctx context.Context, op string, args ...any) (*message, [
 	if err := cl.c.send(m); err != nil {
 		return nil, nil, err
 	}
+	// A context that ends while the server serves the call cancels it
+	// there; the answer still comes, and is the one taken next. A cancel
+	// already on its way is sent before the next call, so it can only
+	// ever reach this one.
+	sent := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(sent)
+		cl.c.send(&message{Kind: kindCallCancel})
+	})
+	defer func() {
+		if !stop() {
+			<-sent
+		}
+	}()
 	recv := cl.c.recv
 	if cl.box != nil {
 		recv = cl.box.recv

@@ -46,6 +46,8 @@ func (p *Pool) do(ctx context.Context, j *job, ops *opServer, deadline time.Dura
 	if err := w.c.send(&message{Kind: kindJob, Job: j}); err != nil {
 		return nil, p.fail(w, err)
 	}
+	var call inFlight
+	defer call.end()
 	for {
 		m, fds, err := w.c.recv()
 		closeAll(fds)
@@ -54,6 +56,9 @@ func (p *Pool) do(ctx context.Context, j *job, ops *opServer, deadline time.Dura
 		}
 		switch m.Kind {
 		case kindDone:
+			// The answer to a call the worker gave up on goes out before
+			// the worker can take another job.
+			call.end()
 			// Disarm the kills before the worker goes back to the pool:
 			// one firing later would kill the next job's worker. One that
 			// already fired has killed this one.
@@ -65,16 +70,62 @@ func (p *Pool) do(ctx context.Context, j *job, ops *opServer, deadline time.Dura
 			}
 			return m.Result, nil
 		case kindCall:
-			reply, pass := ops.handle(m)
-			err := w.c.send(reply, pass...)
-			closeAll(pass)
-			if err != nil {
-				return nil, p.fail(w, err)
-			}
+			// One call at a time: a worker's client waits for each answer,
+			// so the last call is at most finishing; a worker that does not
+			// wait is served in turn all the same.
+			call.wait()
+			call.start(jobCtx, func(ctx context.Context) {
+				reply, pass := ops.handleIn(ctx, m)
+				if err := w.c.send(reply, pass...); err != nil {
+					w.kill("protocol")
+				}
+				closeAll(pass)
+			})
+		case kindCallCancel:
+			call.cancel() // a cancel that crossed its answer finds none
 		default:
 			return nil, p.fail(w, errors.New("sandbox: a worker sent a message out of turn"))
 		}
 	}
+}
+
+// inFlight is the one file operation a job's worker is waiting on: it
+// runs on its own goroutine while the job's messages are still read, so
+// that the worker's cancel of it reaches it.
+type inFlight struct {
+	stop context.CancelFunc
+	done chan struct{}
+}
+
+// start runs serve under a context of its own, below ctx.
+func (c *inFlight) start(ctx context.Context, serve func(context.Context)) {
+	ctx, c.stop = context.WithCancel(ctx)
+	c.done = make(chan struct{})
+	go func(stop context.CancelFunc, done chan struct{}) {
+		defer close(done)
+		defer stop()
+		serve(ctx)
+	}(c.stop, c.done)
+}
+
+// wait waits for the call being served, if any, to answer.
+func (c *inFlight) wait() {
+	if c.done != nil {
+		<-c.done
+	}
+}
+
+// cancel ends the call being served, if any.
+func (c *inFlight) cancel() {
+	if c.stop != nil {
+		c.stop()
+	}
+}
+
+// end cancels the call being served, if any, and waits for it to answer.
+func (c *inFlight) end() {
+	c.cancel()
+	c.wait()
 }
 
 // cancelGrace is how long a worker has to end a cancelled job and answer

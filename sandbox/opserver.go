@@ -42,14 +42,19 @@ func (o *opServer) noSpace() error {
 	return files.E("file", files.KindForbidden, "", "this run has no files", nil)
 }
 
-// handle performs m and returns its answer, with the files to pass.
-func (o *opServer) handle(m *message) (*message, []*os.File) {
+// handle performs m under the job's context and returns its answer, with
+// the files to pass.
+func (o *opServer) handle(m *message) (*message, []*os.File) { return o.handleIn(o.ctx, m) }
+
+// handleIn performs m under ctx (the job's, or a call's below it that the
+// worker may cancel) and returns its answer, with the files to pass.
+func (o *opServer) handleIn(ctx context.Context, m *message) (*message, []*os.File) {
 	r := &message{Kind: kindReply}
 	if o.sp == nil && m.Op != opReadRoot {
 		r.Err = encodeError(o.noSpace())
 		return r, nil
 	}
-	ctx, cancel := callContext(o.ctx, m.Deadline)
+	ctx, cancel := callContext(ctx, m.Deadline)
 	defer cancel()
 	ctx = files.WithTouches(ctx, o.touched.Touch)
 	var err error

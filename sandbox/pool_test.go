@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -138,22 +139,19 @@ func TestFormatOperationsRunInAWorker(t *testing.T) {
 	}
 }
 
-// TestWorkersAreKilledAndReplaced: work that ignores its timeout in Go
-// code, that outgrows its memory, or that crashes its parser ends with a
-// clear error; the worker is killed, a new one takes its place, and the
-// next run succeeds.
+// TestWorkersAreKilledAndReplaced: work that outgrows its memory or
+// crashes its parser ends with a clear error; the worker is killed, a new
+// one takes its place, and the next run succeeds.
 func TestWorkersAreKilledAndReplaced(t *testing.T) {
 	// In the second pool the soft memory guard is set high, so the
 	// kernel's limit on the worker's data is what stops the allocation.
-	plain := newPool(t, Config{Warm: 1, Workers: 2, Runtime: runtime.Config{Downloader: stalledDownloads{}}})
+	plain := newPool(t, Config{Warm: 1, Workers: 2})
 	tight := newPool(t, Config{Runtime: runtime.Config{MemoryLimit: 2 << 30}, DataBytes: 400 << 20, Warm: 1, Workers: 2})
 	_, sp := newSpace(t, "c")
 	for _, c := range []struct {
 		name, src  string
 		typ, limit string
 	}{
-		{"a helper call the server cannot finish in time",
-			`files.download("http://stalled.example/big.bin")`, runtime.TypeTimeout, "timeout"},
 		{"an allocation past the address-space limit",
 			`const a = []; for (;;) a.push(new Uint8Array(64 << 20))`, runtime.TypeLimit, "memory"},
 		// A worker skips the in-VM size guards (runtime.Config.Contained):
@@ -207,13 +205,45 @@ func TestWorkersAreKilledAndReplaced(t *testing.T) {
 	}
 }
 
-// stalledDownloads is a download that never arrives: the worker waits
-// for the server's answer in Go, where no interrupt reaches it.
-type stalledDownloads struct{}
+// TestAHelperCallIsCancelledInTheServer: a helper call the server cannot
+// finish (a download that never arrives) is cancelled there when the
+// script's timeout ends it in the worker: the cancel crosses the socket
+// as the call's context promises, the run is a TimeoutError, and the
+// worker, which never had to be killed, takes the next run.
+func TestAHelperCallIsCancelledInTheServer(t *testing.T) {
+	stalled := stalledDownloads{cancelled: make(chan struct{}, 1)}
+	p := newPool(t, Config{Warm: 1, Workers: 1, Runtime: runtime.Config{Downloader: stalled}})
+	_, sp := newSpace(t, "c")
+	before := p.pids()
+	rep, err := p.Run(context.Background(), runtime.Request{Space: sp, Source: `files.download("http://stalled.example/big.bin")`, Timeout: 2 * time.Second})
+	if err == nil || rep.Error.Type != runtime.TypeTimeout || rep.Error.Limit != "timeout" {
+		t.Fatalf("got %+v, %v; want a TimeoutError", rep, err)
+	}
+	select {
+	case <-stalled.cancelled:
+	default:
+		t.Fatal("the download went on in the server after the script's timeout")
+	}
+	if _, killed := p.Stats(); killed != 0 {
+		t.Fatalf("%d workers were killed; the cancelled call should have let the worker answer", killed)
+	}
+	ok, err := p.Run(context.Background(), runtime.Request{Space: sp, Source: `write_file("after.txt", "fine"); 42`})
+	if err != nil || string(ok.Result) != "42" || !slices.Equal(p.pids(), before) {
+		t.Fatalf("the next run: %v %+v, workers %v then %v", err, ok, before, p.pids())
+	}
+}
 
-func (stalledDownloads) Download(ctx context.Context, url string) (io.ReadCloser, string, error) {
+// stalledDownloads is a download that never arrives: it waits until its
+// context ends, and says so on cancelled.
+type stalledDownloads struct{ cancelled chan struct{} }
+
+func (d stalledDownloads) Download(ctx context.Context, url string) (io.ReadCloser, string, error) {
 	select {
 	case <-ctx.Done():
+		select {
+		case d.cancelled <- struct{}{}:
+		default:
+		}
 		return nil, "", ctx.Err()
 	case <-time.After(time.Minute):
 		return nil, "", errors.New("stalled")

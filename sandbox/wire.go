@@ -20,6 +20,9 @@ const (
 	// kindCancel, server → worker: end the job being run (its client
 	// went away) and answer it as done.
 	kindCancel = 'x'
+	// kindCallCancel, worker → server: the context of the call being
+	// served ended; the server cancels it and still answers it.
+	kindCallCancel = 'y'
 )
 
 // message is every message of the protocol: a job, a file operation and
