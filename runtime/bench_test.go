@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"convfiles/content"
 	"convfiles/engine"
+	"convfiles/internal/benchrun"
 	"convfiles/sqlite"
 
 	"github.com/dop251/goja"
@@ -19,25 +19,11 @@ import (
 
 const helloWorld = `console.log("hello, world"); "hello"`
 
-// reportMedian runs f b.N times and reports the median and p99 of one run,
-// which is what a caller waits for, next to go test's mean.
-func reportMedian(b *testing.B, f func()) {
-	d := make([]time.Duration, 0, b.N)
-	for b.Loop() {
-		start := time.Now()
-		f()
-		d = append(d, time.Since(start))
-	}
-	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-	b.ReportMetric(float64(d[len(d)/2].Nanoseconds())/1e3, "p50-µs")
-	b.ReportMetric(float64(d[len(d)*99/100].Nanoseconds())/1e3, "p99-µs")
-}
-
 // BenchmarkHelloWorld measures a whole execution: a fresh VM, every binding,
 // the limits, the script and its report.
 func BenchmarkHelloWorld(b *testing.B) {
 	r := New(Config{})
-	reportMedian(b, func() {
+	benchrun.ReportMedian(b, func() {
 		if _, err := r.Run(context.Background(), Request{Source: helloWorld}); err != nil {
 			b.Fatal(err)
 		}
@@ -47,7 +33,7 @@ func BenchmarkHelloWorld(b *testing.B) {
 // BenchmarkHelloWorldBareGoja is the baseline: goja.New and the same script,
 // with no bindings, limits or report.
 func BenchmarkHelloWorldBareGoja(b *testing.B) {
-	reportMedian(b, func() {
+	benchrun.ReportMedian(b, func() {
 		vm := goja.New()
 		vm.Set("console", map[string]any{"log": func(...any) {}})
 		if _, err := vm.RunString(helloWorld); err != nil {
@@ -56,24 +42,10 @@ func BenchmarkHelloWorldBareGoja(b *testing.B) {
 	})
 }
 
-// benchDir is where the file benchmarks write: CONVFILES_BENCH_DIR (to
-// compare disks, e.g. /dev/shm) or a temporary folder.
-func benchDir(b *testing.B) string {
-	if d := os.Getenv("CONVFILES_BENCH_DIR"); d != "" {
-		dir, err := os.MkdirTemp(d, "convfiles-bench-")
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { os.RemoveAll(dir) })
-		return dir
-	}
-	return b.TempDir()
-}
-
 // BenchmarkWriteReadMiB has a script write_file and read_file 1 MiB of text
 // (atomic, synced write; typed read) b.N times in one run.
 func BenchmarkWriteReadMiB(b *testing.B) {
-	store, err := engine.OpenStore(filepath.Join(benchDir(b), "files"), engine.Options{})
+	store, err := engine.OpenStore(filepath.Join(benchrun.Dir(b), "files"), engine.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -86,7 +58,7 @@ func BenchmarkWriteReadMiB(b *testing.B) {
 // write) and versions (each overwrite keeps the old content, the sixth
 // oldest is pruned).
 func BenchmarkWriteReadMiBIndexed(b *testing.B) {
-	dir := benchDir(b)
+	dir := benchrun.Dir(b)
 	ix, err := sqlite.Open(filepath.Join(dir, "index.db"))
 	if err != nil {
 		b.Fatal(err)
@@ -115,7 +87,7 @@ func benchWriteRead(b *testing.B, store *engine.Store) {
 // BenchmarkWriteReadMiBGoBaseline is the baseline: os.WriteFile and
 // os.ReadFile of the same bytes on the same disk.
 func BenchmarkWriteReadMiBGoBaseline(b *testing.B) {
-	p := filepath.Join(benchDir(b), "big.txt")
+	p := filepath.Join(benchrun.Dir(b), "big.txt")
 	data := []byte(strings.Repeat("x", 1<<20))
 	b.SetBytes(1 << 20)
 	for b.Loop() {
@@ -132,7 +104,7 @@ func BenchmarkWriteReadMiBGoBaseline(b *testing.B) {
 // convfiles gives (temporary file, fsync, rename, fsync of the folder) in
 // plain Go, then os.ReadFile.
 func BenchmarkWriteReadMiBGoDurable(b *testing.B) {
-	dir := benchDir(b)
+	dir := benchrun.Dir(b)
 	p, tmp := filepath.Join(dir, "big.txt"), filepath.Join(dir, "big.txt.tmp")
 	data := []byte(strings.Repeat("x", 1<<20))
 	b.SetBytes(1 << 20)
@@ -191,7 +163,7 @@ const helloTS = "interface Greeting { message: string }\nconst g: Greeting = { m
 func BenchmarkTypeScriptCold(b *testing.B) {
 	r := New(Config{})
 	i := 0
-	reportMedian(b, func() {
+	benchrun.ReportMedian(b, func() {
 		i++
 		src := helloTS + "// run " + strconv.Itoa(i) + "\n"
 		if _, err := r.Run(context.Background(), Request{Source: src, Filename: "hello.ts"}); err != nil {
@@ -204,7 +176,7 @@ func BenchmarkTypeScriptCold(b *testing.B) {
 // after the first run it is served from the program cache.
 func BenchmarkTypeScriptCached(b *testing.B) {
 	r := New(Config{})
-	reportMedian(b, func() {
+	benchrun.ReportMedian(b, func() {
 		if _, err := r.Run(context.Background(), Request{Source: helloTS, Filename: "hello.ts"}); err != nil {
 			b.Fatal(err)
 		}

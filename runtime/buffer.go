@@ -30,7 +30,7 @@ func (s *session) guardBuffer(b *goja.Object) goja.Value {
 		}
 		return v.ToObject(s.vm).Get("length")
 	})
-	if s.cfg.Contained {
+	if s.Cfg.Contained {
 		return b
 	}
 	check := func(what string, n int64) {

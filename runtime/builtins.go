@@ -141,7 +141,7 @@ func (s *session) guardTypedLazily(wrapTyped goja.Callable) {
 // async function constructors are guarded before the script runs when it
 // could reach them, else when it first compiles code at run time.
 func (s *session) installGuards(src string) {
-	sizes := !s.cfg.Contained
+	sizes := !s.Cfg.Contained
 	s.guardStrings(sizes)
 	s.guardCompilers()
 	if mayReachGenerators(src) {

@@ -10,10 +10,10 @@ import (
 	"github.com/dop251/goja"
 )
 
-// logBook collects print and console output up to a line and a byte cap.
+// LogBook collects print and console output up to a line and a byte cap.
 // Past the cap it only counts, so a million log calls stay cheap; the report
 // ends with a note saying how much was dropped.
-type logBook struct {
+type LogBook struct {
 	mu       sync.Mutex
 	lines    []string
 	bytes    int
@@ -27,9 +27,9 @@ type logBook struct {
 	maxOut  int
 }
 
-func (l *logBook) full() bool { return len(l.lines) >= l.maxLines || l.bytes >= l.maxBytes }
+func (l *LogBook) full() bool { return len(l.lines) >= l.maxLines || l.bytes >= l.maxBytes }
 
-func (l *logBook) add(prefix string, call goja.FunctionCall) {
+func (l *LogBook) add(prefix string, call goja.FunctionCall) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.full() && prefix != "" {
@@ -59,7 +59,7 @@ func (l *logBook) add(prefix string, call goja.FunctionCall) {
 
 // noteOut remembers the last line of a line of standard output; l.mu is
 // held.
-func (l *logBook) noteOut(s string) {
+func (l *LogBook) noteOut(s string) {
 	if i := strings.LastIndexByte(strings.TrimRight(s, "\n"), '\n'); i >= 0 {
 		s = s[i+1:]
 	}
@@ -71,7 +71,7 @@ func (l *logBook) noteOut(s string) {
 
 // printedResult is the last line of standard output as JSON, when it is
 // JSON (restexec's rule for a script that prints its result); nil if not.
-func (l *logBook) printedResult() []byte {
+func (l *LogBook) printedResult() []byte {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	line := strings.TrimSpace(l.lastOut)
@@ -85,8 +85,8 @@ func (l *logBook) printedResult() []byte {
 	return b.Bytes()
 }
 
-// addLine adds one line that a script printed (Lua's print).
-func (l *logBook) addLine(s string) {
+// AddLine adds one line that a script printed (Lua's print).
+func (l *LogBook) AddLine(s string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.noteOut(s)
@@ -98,7 +98,7 @@ func (l *logBook) addLine(s string) {
 }
 
 // keep stores a line, cut to the bytes left; l.mu is held.
-func (l *logBook) keep(s string) {
+func (l *LogBook) keep(s string) {
 	if room := l.maxBytes - l.bytes; len(s) > room {
 		s = s[:room] + "…"
 	}
@@ -108,14 +108,14 @@ func (l *logBook) keep(s string) {
 
 // note adds a line from convfiles itself, past the caps, so it is never
 // dropped.
-func (l *logBook) note(line string) {
+func (l *LogBook) note(line string) {
 	l.mu.Lock()
 	l.lines = append(l.lines, line)
 	l.mu.Unlock()
 }
 
 // snapshot returns the lines, with a closing note when some were dropped.
-func (l *logBook) snapshot() []string {
+func (l *LogBook) snapshot() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	out := append([]string(nil), l.lines...)
@@ -155,7 +155,7 @@ func inspect(v goja.Value) string {
 func (s *session) installConsole() {
 	logf := func(prefix string) func(goja.FunctionCall) goja.Value {
 		return func(call goja.FunctionCall) goja.Value {
-			s.logs.add(prefix, call)
+			s.Logs.add(prefix, call)
 			return goja.Undefined()
 		}
 	}

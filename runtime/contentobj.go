@@ -72,9 +72,9 @@ func (s *session) contentOf(o *goja.Object) (content.Content, bool) {
 	return ref.c, ok
 }
 
-// stringBytes views a string's bytes without copying them. The result is
+// StringBytes views a string's bytes without copying them. The result is
 // read-only: it is only ever handed to a write, never modified.
-func stringBytes(s string) []byte {
+func StringBytes(s string) []byte {
 	if s == "" {
 		return nil
 	}
@@ -92,7 +92,7 @@ func (s *session) contentBytes(v goja.Value, usage string) []byte {
 	}
 	obj, ok := v.(*goja.Object)
 	if !ok {
-		return stringBytes(v.String())
+		return StringBytes(v.String())
 	}
 	if b, ok := s.bufferBytes(obj); ok {
 		return b
@@ -141,17 +141,17 @@ func (s *session) contentLikeBytes(obj *goja.Object) ([]byte, bool) {
 	typ, _ := exportString(obj.Get("type"))
 	text, hasText := exportString(obj.Get("text"))
 	data, _ := exportString(obj.Get("data"))
-	b, ok, err := contentShapeBytes(typ, text, hasText, data)
+	b, ok, err := ContentShapeBytes(typ, text, hasText, data)
 	if err != nil {
 		s.throw("ValidationError", err.Error())
 	}
 	return b, ok
 }
 
-// contentShapeBytes are the bytes of a value shaped like a content
+// ContentShapeBytes are the bytes of a value shaped like a content
 // object, in JS or Lua: {type: "text", text} or {type: "image" | "pdf" |
 // "file", data: base64}; ok is false for any other shape.
-func contentShapeBytes(typ, text string, hasText bool, data string) (b []byte, ok bool, err error) {
+func ContentShapeBytes(typ, text string, hasText bool, data string) (b []byte, ok bool, err error) {
 	switch typ {
 	case "text":
 		return []byte(text), hasText, nil

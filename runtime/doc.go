@@ -1,6 +1,9 @@
 // Package runtime runs an agent's helper code: JavaScript and TypeScript in
-// goja (TypeScript compiled by esbuild), Lua and Luau-style scripts in
-// gopher-lua. Every run gets a fresh interpreter, the file helpers of each
+// goja (TypeScript compiled by esbuild) here, Lua and Luau-style scripts in
+// gopher-lua in package runtime/lua. It is also the run core every language
+// shares (Run: the run's files, budget, logs, io handles, SABRE helpers and
+// the operations table; the limits and the report), and a language is an
+// Interpreter registered over it. Every run gets a fresh interpreter, the file helpers of each
 // supported dialect (SABRE's write_file and read_file, code-mcp's
 // file.save, toolscript's io library, the files.* API and its formats)
 // bound to one files.Ops, and limits (time, call stack, memory, bytes,

@@ -39,51 +39,51 @@ func (s *session) filesDownload(sp files.Ops, call goja.FunctionCall) goja.Value
 	if a := call.Argument(1); !goja.IsUndefined(a) && !goja.IsNull(a) {
 		name = s.stringArg(call, 1, usage, "filename")
 	}
-	d, err := s.download(sp, u, name)
-	var se *scriptFailure
+	d, err := s.DownloadAs(sp, u, name)
+	var se *ScriptFailure
 	switch {
 	case errors.As(err, &se):
-		s.throw(se.name, usage+": "+se.msg)
+		s.throw(se.Name, usage+": "+se.Msg)
 	case err != nil:
 		s.throwFiles(err)
 	}
 	return s.vm.ToValue(d)
 }
 
-// scriptFailure is an error a helper raises under its own name
+// ScriptFailure is an error a helper raises under its own name
 // (PermissionError, LimitError, Error) rather than a files error's.
-type scriptFailure struct{ name, msg string }
+type ScriptFailure struct{ Name, Msg string }
 
-func (f *scriptFailure) Error() string { return f.name + ": " + f.msg }
+func (f *ScriptFailure) Error() string { return f.Name + ": " + f.Msg }
 
-// download is files.download for JS and Lua alike: the server fetches u
+// DownloadAs is files.DownloadAs for JS and Lua alike: the server fetches u
 // into sp as name (or the name it suggests) and the script gets {id,
 // name, size, url, mime_type}. A refused or failed fetch is a
 // *scriptFailure; a write error is the Space's.
-func (s *runState) download(sp files.Ops, u, name string) (map[string]any, error) {
+func (s *Run) DownloadAs(sp files.Ops, u, name string) (map[string]any, error) {
 	into, remote := sp.(DownloaderInto)
-	if s.cfg.Downloader == nil && !remote {
-		return nil, &scriptFailure{"PermissionError", "downloads are not enabled on this server"}
+	if s.Cfg.Downloader == nil && !remote {
+		return nil, &ScriptFailure{"PermissionError", "downloads are not enabled on this server"}
 	}
 	var d Downloaded
 	var err error
 	if remote {
-		d, err = into.DownloadInto(s.ctx, u, name, s.writeOpts())
+		d, err = into.DownloadInto(s.Ctx, u, name, s.WriteOpts())
 	} else {
-		d, err = Download(s.ctx, s.cfg.Downloader, sp, u, name, s.writeOpts())
+		d, err = Download(s.Ctx, s.Cfg.Downloader, sp, u, name, s.WriteOpts())
 	}
 	var fetchErr *FetchError
 	switch {
 	case errors.As(err, &fetchErr) && refused(err):
-		return nil, &scriptFailure{"PermissionError", fetchErr.Err.Error()}
+		return nil, &ScriptFailure{"PermissionError", fetchErr.Err.Error()}
 	case errors.As(err, &fetchErr):
-		return nil, &scriptFailure{"Error", fetchErr.Err.Error()}
+		return nil, &ScriptFailure{"Error", fetchErr.Err.Error()}
 	case err != nil && refused(err):
-		return nil, &scriptFailure{"LimitError", err.Error()}
+		return nil, &ScriptFailure{"LimitError", err.Error()}
 	case err != nil:
 		return nil, err
 	}
-	s.touched.Touch(d.Name, files.Wrote)
+	s.Touches.Touch(d.Name, files.Wrote)
 	id := d.ID
 	if id == "" {
 		id = d.Name

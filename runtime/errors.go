@@ -6,11 +6,11 @@ import (
 	"convfiles/files"
 )
 
-// errorNames maps each files.Kind to the JS error name a script sees, so a
+// ErrorNames maps each files.Kind to the JS error name a script sees, so a
 // script can tell a bad name from a missing file from a full quota:
 //
 //	try { read_file("x") } catch (e) { if (e.name === "FileNotFoundError") … }
-var errorNames = map[files.Kind]string{
+var ErrorNames = map[files.Kind]string{
 	files.KindInvalid:         "ValidationError",
 	files.KindNotFound:        "FileNotFoundError",
 	files.KindTooLarge:        "LimitError",
@@ -34,9 +34,9 @@ func (s *session) throw(name, msg string) {
 func (s *session) throwFiles(err error) {
 	kind := files.KindOf(err)
 	if kind == files.KindInternal {
-		s.cfg.Logger.Error("file operation failed", "err", err)
+		s.Cfg.Logger.Error("file operation failed", "err", err)
 	}
-	o := s.errorObject(errorNames[kind], files.MessageOf(err))
+	o := s.errorObject(ErrorNames[kind], files.MessageOf(err))
 	o.Set("kind", kind.String())
 	panic(o)
 }

@@ -12,28 +12,28 @@ import (
 // MaxOpenFiles is how many io handles one run may hold open (seed 001).
 const MaxOpenFiles = 64
 
-// handle is one file opened with io.open. A read handle reads the file as it
-// was when opened; a write handle writes a new version that replaces the
+// Handle is one file opened with io.open. A read Handle reads the file as it
+// was when opened; a write Handle writes a new version that replaces the
 // file, atomically, when it is closed.
-type handle struct {
-	name   string
-	binary bool
-	f      files.Blob       // read handles
-	br     *bufio.Reader    // read handles
-	w      files.FileWriter // write handles
-	closed bool
-	failed error // a write failed: the new version is discarded
+type Handle struct {
+	Name     string
+	Binary   bool
+	Blob     files.Blob       // read handles
+	Buffered *bufio.Reader    // read handles
+	Writer   files.FileWriter // write handles
+	Closed   bool
+	Failed   error // a write failed: the new version is discarded
 }
 
-func (h *handle) reading() bool { return h.f != nil }
+func (h *Handle) Reading() bool { return h.Blob != nil }
 
-// readAll returns what is left of the file.
-func (h *handle) readAll() ([]byte, error) { return io.ReadAll(h.br) }
+// ReadAll returns what is left of the file.
+func (h *Handle) ReadAll() ([]byte, error) { return io.ReadAll(h.Buffered) }
 
-// readLine returns the next line, without its end unless keep; ok is false
+// ReadLine returns the next line, without its end unless keep; ok is false
 // at the end of the file.
-func (h *handle) readLine(keep bool) (line []byte, ok bool, err error) {
-	line, err = h.br.ReadBytes('\n')
+func (h *Handle) ReadLine(keep bool) (line []byte, ok bool, err error) {
+	line, err = h.Buffered.ReadBytes('\n')
 	if err == io.EOF {
 		if len(line) == 0 {
 			return nil, false, nil
@@ -52,16 +52,16 @@ func (h *handle) readLine(keep bool) (line []byte, ok bool, err error) {
 	return line, true, nil
 }
 
-// readCount returns up to n bytes; ok is false at the end of the file.
-func (h *handle) readCount(n int64) ([]byte, bool, error) {
+// ReadCount returns up to n bytes; ok is false at the end of the file.
+func (h *Handle) ReadCount(n int64) ([]byte, bool, error) {
 	if n == 0 {
-		_, err := h.br.Peek(1)
+		_, err := h.Buffered.Peek(1)
 		return []byte{}, err == nil, nil
 	}
 	buf := make([]byte, min(n, 1<<20))
 	var out []byte
 	for int64(len(out)) < n {
-		m, err := h.br.Read(buf[:min(int64(len(buf)), n-int64(len(out)))])
+		m, err := h.Buffered.Read(buf[:min(int64(len(buf)), n-int64(len(out)))])
 		out = append(out, buf[:m]...)
 		if err == io.EOF {
 			break
@@ -73,27 +73,27 @@ func (h *handle) readCount(n int64) ([]byte, bool, error) {
 	return out, len(out) > 0, nil
 }
 
-// readNumber reads a number the way Lua's "*n" does: leading space is
+// ReadNumber reads a number the way Lua's "*n" does: leading space is
 // skipped, then the longest prefix that reads as a number is taken.
-func (h *handle) readNumber() (float64, bool) {
+func (h *Handle) ReadNumber() (float64, bool) {
 	for {
-		c, err := h.br.ReadByte()
+		c, err := h.Buffered.ReadByte()
 		if err != nil {
 			return 0, false
 		}
 		if !strings.ContainsRune(" \t\r\n\v\f", rune(c)) {
-			h.br.UnreadByte()
+			h.Buffered.UnreadByte()
 			break
 		}
 	}
 	var b strings.Builder
 	for b.Len() < 200 {
-		c, err := h.br.ReadByte()
+		c, err := h.Buffered.ReadByte()
 		if err != nil {
 			break
 		}
 		if !strings.ContainsRune("0123456789+-.eExXabcdefABCDEFpP", rune(c)) {
-			h.br.UnreadByte()
+			h.Buffered.UnreadByte()
 			break
 		}
 		b.WriteByte(c)
@@ -108,8 +108,8 @@ func (h *handle) readNumber() (float64, bool) {
 	return 0, false
 }
 
-// seek moves a handle like Lua's file:seek and returns the new position.
-func (h *handle) seek(whence string, offset int64) (int64, error) {
+// Seek moves a handle like Lua's file:Seek and returns the new position.
+func (h *Handle) Seek(whence string, offset int64) (int64, error) {
 	w := io.SeekCurrent
 	switch whence {
 	case "set":
@@ -117,35 +117,35 @@ func (h *handle) seek(whence string, offset int64) (int64, error) {
 	case "end":
 		w = io.SeekEnd
 	}
-	if !h.reading() {
-		return h.w.Seek(offset, w)
+	if !h.Reading() {
+		return h.Writer.Seek(offset, w)
 	}
 	if w == io.SeekCurrent {
-		offset -= int64(h.br.Buffered()) // bytes read ahead are not yet consumed
+		offset -= int64(h.Buffered.Buffered()) // bytes read ahead are not yet consumed
 	}
-	pos, err := h.f.Seek(offset, w)
+	pos, err := h.Blob.Seek(offset, w)
 	if err != nil {
 		return 0, err
 	}
-	h.br.Reset(h.f)
+	h.Buffered.Reset(h.Blob)
 	return pos, nil
 }
 
-// close ends the handle. A write handle commits its new version unless a
+// Close ends the handle. A write handle commits its new version unless a
 // write failed (or abort is set), in which case the old file stays.
-func (h *handle) close(abort bool) (committed bool, err error) {
-	if h.closed {
+func (h *Handle) Close(abort bool) (committed bool, err error) {
+	if h.Closed {
 		return false, nil
 	}
-	h.closed = true
-	if h.reading() {
-		return false, h.f.Close()
+	h.Closed = true
+	if h.Reading() {
+		return false, h.Blob.Close()
 	}
-	if h.failed != nil || abort {
-		h.w.Abort()
+	if h.Failed != nil || abort {
+		h.Writer.Abort()
 		return false, nil
 	}
-	if _, err := h.w.Commit(); err != nil {
+	if _, err := h.Writer.Commit(); err != nil {
 		return false, err
 	}
 	return true, nil

@@ -8,33 +8,33 @@ import (
 
 // handleObject is the JS side of an io handle: read, write, lines, seek,
 // flush and close, with Lua's meanings (seed 001).
-func (s *session) handleObject(h *handle) *goja.Object {
+func (s *session) handleObject(h *Handle) *goja.Object {
 	o := s.vm.NewObject()
-	o.Set("name", h.name)
+	o.Set("name", h.Name)
 	o.DefineDataPropertySymbol(s.handleKey, s.vm.ToValue(handleRef{h}), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 	live := func(method string) {
-		if h.closed {
-			s.throw("Error", "file:"+method+": attempt to use a closed file ("+h.name+")")
+		if h.Closed {
+			s.throw("Error", "file:"+method+": attempt to use a closed file ("+h.Name+")")
 		}
 	}
 	o.Set("read", func(call goja.FunctionCall) goja.Value {
 		live("read")
-		if !h.reading() {
-			s.throw("Error", "file:read: "+h.name+" was opened for writing")
+		if !h.Reading() {
+			s.throw("Error", "file:read: "+h.Name+" was opened for writing")
 		}
 		return s.read(h, call.Argument(0))
 	})
 	o.Set("write", func(call goja.FunctionCall) goja.Value {
 		live("write")
-		if h.reading() {
-			s.throw("Error", "file:write: "+h.name+" was opened for reading")
+		if h.Reading() {
+			s.throw("Error", "file:write: "+h.Name+" was opened for reading")
 		}
-		if h.failed != nil {
-			s.throw("Error", "file:write: an earlier write to "+h.name+" failed, so this file will not be saved: "+h.failed.Error())
+		if h.Failed != nil {
+			s.throw("Error", "file:write: an earlier write to "+h.Name+" failed, so this file will not be saved: "+h.Failed.Error())
 		}
 		for _, a := range call.Arguments {
-			if _, err := h.w.Write(s.writeArg(a)); err != nil {
-				h.failed = err
+			if _, err := h.Writer.Write(s.writeArg(a)); err != nil {
+				h.Failed = err
 				s.throwFiles(err)
 			}
 		}
@@ -42,8 +42,8 @@ func (s *session) handleObject(h *handle) *goja.Object {
 	})
 	o.Set("lines", func(goja.FunctionCall) goja.Value {
 		live("lines")
-		if !h.reading() {
-			s.throw("Error", "file:lines: "+h.name+" was opened for writing")
+		if !h.Reading() {
+			s.throw("Error", "file:lines: "+h.Name+" was opened for writing")
 		}
 		return s.lineIterator(h, false)
 	})
@@ -56,7 +56,7 @@ func (s *session) handleObject(h *handle) *goja.Object {
 		if whence != "set" && whence != "cur" && whence != "end" {
 			s.throw("ValidationError", "file:seek: whence must be \"set\", \"cur\" or \"end\"")
 		}
-		pos, err := h.seek(whence, call.Argument(1).ToInteger())
+		pos, err := h.Seek(whence, call.Argument(1).ToInteger())
 		if err != nil {
 			s.throw("Error", "file:seek: "+err.Error())
 		}
@@ -68,18 +68,18 @@ func (s *session) handleObject(h *handle) *goja.Object {
 	})
 	o.Set("close", func(goja.FunctionCall) goja.Value {
 		live("close")
-		committed, err := h.close(false)
-		s.open--
+		committed, err := h.Close(false)
+		s.Open--
 		if err != nil {
 			s.throwFiles(err)
 		}
-		return s.vm.ToValue(committed || h.reading())
+		return s.vm.ToValue(committed || h.Reading())
 	})
 	return o
 }
 
 // handleOf returns the handle behind a JS value, or nil.
-func (s *session) handleOf(v goja.Value) *handle {
+func (s *session) handleOf(v goja.Value) *Handle {
 	o, ok := v.(*goja.Object)
 	if !ok {
 		return nil
@@ -99,7 +99,7 @@ func (s *session) handleOf(v goja.Value) *handle {
 // default), "L" (a line with its end), "n" (a number), or a byte count. The
 // leading "*" of Lua 5.1 is accepted. Text handles give strings, binary
 // handles Uint8Arrays; the end of the file gives null.
-func (s *session) read(h *handle, format goja.Value) goja.Value {
+func (s *session) read(h *Handle, format goja.Value) goja.Value {
 	var (
 		b   []byte
 		ok  = true
@@ -109,17 +109,17 @@ func (s *session) read(h *handle, format goja.Value) goja.Value {
 		format = s.vm.ToValue("l")
 	}
 	if n, isNum := format.Export().(int64); isNum {
-		b, ok, err = h.readCount(n)
+		b, ok, err = h.ReadCount(n)
 	} else {
 		switch f := format.String(); f {
 		case "*a", "a":
-			b, err = h.readAll()
+			b, err = h.ReadAll()
 		case "*l", "l":
-			b, ok, err = h.readLine(false)
+			b, ok, err = h.ReadLine(false)
 		case "*L", "L":
-			b, ok, err = h.readLine(true)
+			b, ok, err = h.ReadLine(true)
 		case "*n", "n":
-			v, found := h.readNumber()
+			v, found := h.ReadNumber()
 			if !found {
 				return goja.Null()
 			}
@@ -134,7 +134,7 @@ func (s *session) read(h *handle, format goja.Value) goja.Value {
 	if !ok {
 		return goja.Null()
 	}
-	return s.bytesValue(h.binary, b)
+	return s.bytesValue(h.Binary, b)
 }
 
 // bytesValue gives bytes to the script: a string in text mode, a Uint8Array
@@ -162,32 +162,32 @@ func (s *session) writeArg(v goja.Value) []byte {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
 		s.throw("TypeError", "file:write: pass strings, numbers or bytes, not "+typeName(v))
 	}
-	return stringBytes(v.String())
+	return StringBytes(v.String())
 }
 
 // lineIterator returns a JS iterator over h's lines, for for…of. With
 // closeAtEnd (io.lines) the file is closed after its last line.
-func (s *session) lineIterator(h *handle, closeAtEnd bool) goja.Value {
+func (s *session) lineIterator(h *Handle, closeAtEnd bool) goja.Value {
 	it := s.vm.NewObject()
 	it.Set("next", func(goja.FunctionCall) goja.Value {
 		res := s.vm.NewObject()
-		if h.closed {
+		if h.Closed {
 			res.Set("done", true)
 			return res
 		}
-		line, ok, err := h.readLine(false)
+		line, ok, err := h.ReadLine(false)
 		if err != nil {
 			s.throw("Error", "lines: "+err.Error())
 		}
 		if !ok {
 			if closeAtEnd {
-				h.close(false)
-				s.open--
+				h.Close(false)
+				s.Open--
 			}
 			res.Set("done", true)
 			return res
 		}
-		res.Set("value", s.bytesValue(h.binary, line))
+		res.Set("value", s.bytesValue(h.Binary, line))
 		res.Set("done", false)
 		return res
 	})

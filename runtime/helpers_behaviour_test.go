@@ -201,14 +201,6 @@ func TestNoConversationMeansNoFiles(t *testing.T) {
 	if err != nil || string(rep.Result) != `["undefined","undefined","undefined"]` {
 		t.Fatalf("JS without files: %s %v", rep.Result, err)
 	}
-	rep, err = r.Run(context.Background(), Request{Language: Lua, Source: `return {type(io), type(file), type(os.remove), type(os.clock)}`})
-	if err != nil || string(rep.Result) != `["nil","nil","nil","function"]` {
-		t.Fatalf("Lua without files: %s %v", rep.Result, err)
-	}
-	rep, _ = r.Run(context.Background(), Request{Language: Lua, Source: `file.save("a.txt", "x")`})
-	if rep.Error == nil || !strings.Contains(rep.Error.Message, "nil") {
-		t.Fatalf("file.save without files: %+v", rep.Error)
-	}
 }
 
 func TestNothingSurvivesBetweenRuns(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 // (seed 000), all on the run's Space and its byte budget. A run without
 // files has none of these globals, as the seeds specify.
 func (s *session) installIO() {
-	if s.space == nil {
+	if s.Files == nil {
 		return
 	}
 	s.lazyGlobal("io", func(o *goja.Object) {
@@ -29,7 +29,7 @@ func (s *session) installIO() {
 }
 
 // handleRef carries a handle on its JS object under the run's symbol.
-type handleRef struct{ h *handle }
+type handleRef struct{ h *Handle }
 
 func (s *session) ioOpen(call goja.FunctionCall) goja.Value {
 	const usage = "io.open(name, mode)"
@@ -44,35 +44,35 @@ func (s *session) ioOpen(call goja.FunctionCall) goja.Value {
 	if base != "r" && base != "w" && base != "a" || len(mode) > 2 {
 		s.throw("ValidationError", usage+": mode "+fmt.Sprintf("%q", mode)+" is not one of r, w, a, rb, wb, ab")
 	}
-	if s.open >= MaxOpenFiles {
+	if s.Open >= MaxOpenFiles {
 		s.throw("LimitError", fmt.Sprintf("%s: at most %d files may be open at once; close some first", usage, MaxOpenFiles))
 	}
-	h := &handle{binary: binary}
+	h := &Handle{Binary: binary}
 	var err error
 	switch base {
 	case "r":
 		var info files.Info
-		h.f, info, err = sp.Open(s.ctx, name)
+		h.Blob, info, err = sp.Open(s.Ctx, name)
 		if err == nil {
-			h.name, h.br = info.Name, bufio.NewReaderSize(h.f, 64<<10)
+			h.Name, h.Buffered = info.Name, bufio.NewReaderSize(h.Blob, 64<<10)
 		}
 	case "w":
-		h.w, err = sp.NewWriter(s.ctx, name, s.writeOpts(), false)
+		h.Writer, err = sp.NewWriter(s.Ctx, name, s.WriteOpts(), false)
 	case "a":
-		h.w, err = sp.NewWriter(s.ctx, name, s.writeOpts(), true)
+		h.Writer, err = sp.NewWriter(s.Ctx, name, s.WriteOpts(), true)
 	}
 	if err != nil {
 		s.throwFiles(err)
 	}
-	if h.w != nil {
-		h.name = h.w.Name()
+	if h.Writer != nil {
+		h.Name = h.Writer.Name()
 		op := files.Wrote
 		if base == "a" {
 			op = files.Appended
 		}
-		s.touched.Touch(h.name, op)
+		s.Touches.Touch(h.Name, op)
 	}
-	s.track(h)
+	s.Track(h)
 	return s.handleObject(h)
 }
 
@@ -91,7 +91,7 @@ func (s *session) ioType(call goja.FunctionCall) goja.Value {
 	switch {
 	case h == nil:
 		return goja.Null()
-	case h.closed:
+	case h.Closed:
 		return s.vm.ToValue("closed file")
 	}
 	return s.vm.ToValue("file")
@@ -104,7 +104,7 @@ func (s *session) ioList(call goja.FunctionCall) goja.Value {
 	if a := call.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
 		dir = s.stringArg(call, 0, "io.list(path)", "path")
 	}
-	entries, err := sp.ReadDir(s.ctx, dir)
+	entries, err := sp.ReadDir(s.Ctx, dir)
 	if err != nil {
 		s.throwFiles(err)
 	}
@@ -123,5 +123,5 @@ func (s *session) osRemove(call goja.FunctionCall) goja.Value {
 // fileSave is file.save(name, content) → the file's absolute path (seed 000).
 func (s *session) fileSave(call goja.FunctionCall) goja.Value {
 	info := s.save(call, "file.save", "file.save(name, content)")
-	return s.vm.ToValue(s.space.HostPath(info.Name))
+	return s.vm.ToValue(s.Files.HostPath(info.Name))
 }

@@ -20,8 +20,8 @@ func snake(s string) string {
 	return b.String()
 }
 
-// camel writes a snake_case key as camelCase: max_width → maxWidth.
-func camel(s string) string {
+// Camel writes a snake_case key as camelCase: max_width → maxWidth.
+func Camel(s string) string {
 	parts := strings.Split(s, "_")
 	for i := 1; i < len(parts); i++ {
 		if parts[i] != "" {
@@ -35,28 +35,28 @@ func camel(s string) string {
 // (form field names), never rewritten.
 var userKeyed = map[string]bool{"fields": true}
 
-// snakeKeysUnder rewrites the keys inside the argument named param,
+// SnakeKeysUnder rewrites the keys inside the argument named param,
 // unless its keys are the user's own.
-func snakeKeysUnder(param string, v any) any {
+func SnakeKeysUnder(param string, v any) any {
 	if userKeyed[param] {
 		return v
 	}
-	return snakeKeys(v)
+	return SnakeKeys(v)
 }
 
-// snakeKeys rewrites the keys of every object in v as snake_case.
-func snakeKeys(v any) any {
+// SnakeKeys rewrites the keys of every object in v as snake_case.
+func SnakeKeys(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, x := range v {
-			out[snake(k)] = snakeKeysUnder(k, x)
+			out[snake(k)] = SnakeKeysUnder(k, x)
 		}
 		return out
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
-			out[i] = snakeKeys(x)
+			out[i] = SnakeKeys(x)
 		}
 		return out
 	}
@@ -69,7 +69,7 @@ func camelKeys(v any) any {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, x := range v {
-			out[camel(k)] = camelKeys(x)
+			out[Camel(k)] = camelKeys(x)
 		}
 		return out
 	case []any:

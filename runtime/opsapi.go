@@ -32,16 +32,16 @@ func (s *session) installFilesAPI() {
 	})
 }
 
-// usageOf is how a helper is called, for error messages:
+// UsageOf is how a helper is called, for error messages:
 // files.copy(id, newName, options).
-func usageOf(op ops.Op) string {
+func UsageOf(op ops.Op) string {
 	qualified := "files."
 	if op.Group != "" {
 		qualified += op.Group + "."
 	}
 	params := make([]string, len(op.Params))
 	for i, p := range op.Params {
-		params[i] = camel(strings.TrimPrefix(p, "..."))
+		params[i] = Camel(strings.TrimPrefix(p, "..."))
 	}
 	return qualified + op.JS + "(" + strings.Join(params, ", ") + ")"
 }
@@ -52,7 +52,7 @@ func usageOf(op ops.Op) string {
 // snake_case in the input. A RegExp argument is passed as its RE2 source
 // with its i, m and s flags.
 func (s *session) opFunc(op ops.Op) func(goja.FunctionCall) goja.Value {
-	usage := usageOf(op)
+	usage := UsageOf(op)
 	return func(call goja.FunctionCall) goja.Value {
 		sp := s.needSpace(strings.SplitN(usage, "(", 2)[0])
 		args := map[string]any{}
@@ -62,7 +62,7 @@ func (s *session) opFunc(op ops.Op) func(goja.FunctionCall) goja.Value {
 				continue
 			}
 			if opts, ok := strings.CutPrefix(p, "..."); ok {
-				m, isObj := snakeKeys(v.Export()).(map[string]any)
+				m, isObj := SnakeKeys(v.Export()).(map[string]any)
 				if !isObj {
 					s.throw("TypeError", usage+": "+opts+" must be an object")
 				}
@@ -71,17 +71,17 @@ func (s *session) opFunc(op ops.Op) func(goja.FunctionCall) goja.Value {
 				}
 				continue
 			}
-			args[p] = s.argValue(usage, camel(p), v)
+			args[p] = s.argValue(usage, Camel(p), v)
 		}
-		v, err := s.callOp(sp, op, args)
-		var bad *badArgument
+		v, err := s.CallOp(sp, op, args)
+		var bad *BadArgument
 		switch {
 		case errors.As(err, &bad):
-			s.throw("TypeError", usage+": "+bad.msg)
+			s.throw("TypeError", usage+": "+bad.Msg)
 		case err != nil:
 			s.throwFiles(err)
 		}
-		list, extra, isList := unwrapResult(op, v)
+		list, extra, isList := UnwrapResult(op, v)
 		if !isList {
 			return s.vm.ToValue(list)
 		}
@@ -102,7 +102,7 @@ func (s *session) argValue(usage, param string, v goja.Value) any {
 	if str, ok := x.(string); ok && strings.ContainsRune(str, utf8.RuneError) && hasLoneSurrogate(v) {
 		s.throw("ValidationError", usage+": "+param+" holds a lone UTF-16 surrogate; text must be valid Unicode")
 	}
-	return snakeKeysUnder(param, x)
+	return SnakeKeysUnder(param, x)
 }
 
 // regexpSource is a JS RegExp as RE2: its source, with the i, m and s
@@ -121,8 +121,8 @@ func regexpSource(o *goja.Object) string {
 	return src
 }
 
-// opsEnv is what an operation called from a script works with: its byte
+// OpsEnv is what an operation called from a script works with: its byte
 // budget and session, and its record of the files it touched.
-func (s *runState) opsEnv(sp files.Ops) ops.Env {
-	return ops.Env{Space: sp, Write: s.writeOpts(), Link: s.link, Touched: s.touched.Touch}
+func (s *Run) OpsEnv(sp files.Ops) ops.Env {
+	return ops.Env{Space: sp, Write: s.WriteOpts(), Link: s.link, Touched: s.Touches.Touch}
 }

@@ -8,27 +8,27 @@ import (
 	"convfiles/ops"
 )
 
-// badArgument is an argument a script passed that the operation's input
+// BadArgument is an argument a script passed that the operation's input
 // cannot take; its message says which and why.
-type badArgument struct{ msg string }
+type BadArgument struct{ Msg string }
 
-func (b *badArgument) Error() string { return b.msg }
+func (b *BadArgument) Error() string { return b.Msg }
 
-// callOp runs op on sp for a script, JS or Lua alike: args are the
+// CallOp runs op on sp for a script, JS or Lua alike: args are the
 // input's fields (snake_case keys, as decoded from the script's values).
 // The result comes back as JSON values with camelCase keys, unless the
 // op keeps seed 004's snake_case. A bad argument is a *badArgument; any
 // other error is the operation's.
-func (s *runState) callOp(sp files.Ops, op ops.Op, args map[string]any) (any, error) {
+func (s *Run) CallOp(sp files.Ops, op ops.Op, args map[string]any) (any, error) {
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return nil, &badArgument{err.Error()}
+		return nil, &BadArgument{err.Error()}
 	}
-	in, err := op.DecodeArgs(raw, camel)
+	in, err := op.DecodeArgs(raw, Camel)
 	if err != nil {
-		return nil, &badArgument{err.Error()}
+		return nil, &BadArgument{err.Error()}
 	}
-	out, err := op.Run(s.ctx, s.opsEnv(sp), in)
+	out, err := op.Run(s.Ctx, s.OpsEnv(sp), in)
 	if err != nil {
 		return nil, err
 	}
@@ -46,11 +46,11 @@ func (s *runState) callOp(sp files.Ops, op ops.Op, args map[string]any) (any, er
 	return v, nil
 }
 
-// unwrapResult is what a script gets back from op: the whole result, or
+// UnwrapResult is what a script gets back from op: the whole result, or
 // only its Unwrap field. An unwrapped list (isList) carries the result's
 // other fields (total, nextOffset) in extra, which a binding sets on the
 // list it makes.
-func unwrapResult(op ops.Op, v any) (main any, extra map[string]any, isList bool) {
+func UnwrapResult(op ops.Op, v any) (main any, extra map[string]any, isList bool) {
 	m, isObj := v.(map[string]any)
 	if op.Unwrap == "" || !isObj {
 		return v, nil, false

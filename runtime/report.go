@@ -65,25 +65,25 @@ type ScriptError struct {
 // Error formats the error as "Type: message".
 func (e *ScriptError) Error() string { return e.Type + ": " + e.Message }
 
-// limitHit is the value passed to goja's Interrupt; it becomes a ScriptError.
-type limitHit struct {
-	limit string
+// LimitHit is the value passed to goja's Interrupt; it becomes a ScriptError.
+type LimitHit struct {
+	Limit string
 	msg   string
 }
 
 // Error returns the message shown to the user.
-func (l *limitHit) Error() string { return l.msg }
+func (l *LimitHit) Error() string { return l.msg }
 
-func (l *limitHit) scriptError() *ScriptError {
+func (l *LimitHit) ScriptError() *ScriptError {
 	typ := TypeLimit
-	if l.limit == "timeout" {
+	if l.Limit == "timeout" {
 		typ = TypeTimeout
 	}
-	return &ScriptError{Type: typ, Message: l.msg, Limit: l.limit}
+	return &ScriptError{Type: typ, Message: l.msg, Limit: l.Limit}
 }
 
-func timeoutHit(d fmt.Stringer) *limitHit {
-	return &limitHit{limit: "timeout", msg: fmt.Sprintf("the script ran longer than its timeout of %s and was stopped", d)}
+func timeoutHit(d fmt.Stringer) *LimitHit {
+	return &LimitHit{Limit: "timeout", msg: fmt.Sprintf("the script ran longer than its timeout of %s and was stopped", d)}
 }
 
 // rejection is the reason of a Promise the script returned rejected.
@@ -104,14 +104,14 @@ func compileScriptError(err error) *ScriptError {
 }
 
 func toScriptError(err error) *ScriptError {
-	var hit *limitHit
+	var hit *LimitHit
 	if errors.As(err, &hit) {
-		return hit.scriptError()
+		return hit.ScriptError()
 	}
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
-		if hit, ok := ie.Value().(*limitHit); ok {
-			return hit.scriptError()
+		if hit, ok := ie.Value().(*LimitHit); ok {
+			return hit.ScriptError()
 		}
 		return &ScriptError{Type: TypeTimeout, Message: fmt.Sprint(ie.Value()), Limit: "timeout"}
 	}

@@ -176,8 +176,8 @@ func (r *Runner) Lint(_ context.Context, filename, src string, lang Language) []
 	if lang == "" {
 		lang = LanguageOf(filename)
 	}
-	if lang == Lua {
-		return lintLua(filename, src)
+	if in, ok := interpreterOf(lang); ok {
+		return in.Lint(filename, src)
 	}
 	_, err := r.compiler.compile(filename, src, lang)
 	var ce *compileError
@@ -225,8 +225,8 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 		// execute_script); inside it, the script reaches its Space alone.
 		ctx = auth.NewContext(ctx, auth.Local)
 	}
-	if req.Language == Lua {
-		return r.runLua(ctx, req, timeout)
+	if in, ok := interpreterOf(req.Language); ok {
+		return r.runWith(ctx, in, req, timeout)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -234,10 +234,10 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 	s.compiler, s.lang, s.env, s.src = r.compiler, req.Language, req.Env, req.Source
 	s.install()
 
-	out := r.supervise(ctx, timeout, func(hit *limitHit) {
+	out := r.supervise(ctx, timeout, func(hit *LimitHit) {
 		s.stopped.CompareAndSwap(nil, hit)
 		s.vm.Interrupt(hit)
 		cancel()
-	}, func(done chan<- outcome) { s.execute(req.Filename, req.Source, done) })
-	return s.report(out)
+	}, func(done chan<- Outcome) { s.execute(req.Filename, req.Source, done) })
+	return s.Finish(out)
 }

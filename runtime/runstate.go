@@ -6,64 +6,64 @@ import (
 	"convfiles/files"
 )
 
-// runState is what one run keeps whatever its language: its Space, its
+// Run is what one run keeps whatever its language: its Space, its
 // byte budget, its logs, the files it touched and its open io handles.
 // The JavaScript session and the Lua session each embed one; nothing in
 // it outlives the run.
-type runState struct {
-	ctx    context.Context
-	cfg    Config
-	space  files.Ops
+type Run struct {
+	Ctx    context.Context
+	Cfg    Config
+	Files  files.Ops
 	budget *files.Budget
 	// sessionID is recorded as the source session of the files a run creates.
 	sessionID string
-	logs      *logBook
-	touched   *TouchLog
-	handles   []*handle
-	open      int
+	Logs      *LogBook
+	Touches   *TouchLog
+	handles   []*Handle
+	Open      int
 }
 
-func newRunState(ctx context.Context, cfg Config, space files.Ops, sessionID string) runState {
-	return runState{
-		ctx:       ctx,
-		cfg:       cfg,
-		space:     space,
+func newRunState(ctx context.Context, cfg Config, space files.Ops, sessionID string) Run {
+	return Run{
+		Ctx:       ctx,
+		Cfg:       cfg,
+		Files:     space,
 		budget:    files.NewBudget(cfg.MaxExecutionBytes),
 		sessionID: sessionID,
-		logs:      &logBook{maxLines: cfg.MaxLogLines, maxBytes: cfg.MaxLogBytes, maxOut: cfg.MaxResultBytes},
-		touched:   &TouchLog{},
+		Logs:      &LogBook{maxLines: cfg.MaxLogLines, maxBytes: cfg.MaxLogBytes, maxOut: cfg.MaxResultBytes},
+		Touches:   &TouchLog{},
 	}
 }
 
-// writeOpts are the options of every write a run makes: its budget and
+// WriteOpts are the options of every write a run makes: its budget and
 // its session.
-func (s *runState) writeOpts() files.WriteOptions {
+func (s *Run) WriteOpts() files.WriteOptions {
 	return files.WriteOptions{Budget: s.budget, Session: s.sessionID}
 }
 
 // link is the URL of one of the run's files ("" in a standalone folder).
-func (s *runState) link(name string) string {
-	if s.space == nil {
+func (s *Run) link(name string) string {
+	if s.Files == nil {
 		return ""
 	}
-	return s.cfg.Link(s.space.ID(), name)
+	return s.Cfg.Link(s.Files.ID(), name)
 }
 
-// linkOrPath is a file's link, or its host path in a standalone folder.
-func (s *runState) linkOrPath(name string) string {
+// LinkOrPath is a file's link, or its host path in a standalone folder.
+func (s *Run) LinkOrPath(name string) string {
 	if u := s.link(name); u != "" {
 		return u
 	}
-	return s.space.HostPath(name)
+	return s.Files.HostPath(name)
 }
 
-// track adds a newly opened handle, forgetting closed ones now and then.
-func (s *runState) track(h *handle) {
-	s.open++
+// Track adds a newly opened handle, forgetting closed ones now and then.
+func (s *Run) Track(h *Handle) {
+	s.Open++
 	if len(s.handles) >= 2*MaxOpenFiles {
 		live := s.handles[:0]
 		for _, old := range s.handles {
-			if !old.closed {
+			if !old.Closed {
 				live = append(live, old)
 			}
 		}
@@ -72,15 +72,15 @@ func (s *runState) track(h *handle) {
 	s.handles = append(s.handles, h)
 }
 
-// closeHandles ends every handle still open when the script stops: new
+// CloseHandles ends every handle still open when the script stops: new
 // versions are committed when the run succeeded and discarded when it
 // failed, so a run that dies never leaves a file half-written.
-func (s *runState) closeHandles(success bool) {
+func (s *Run) CloseHandles(success bool) {
 	for _, h := range s.handles {
-		if _, err := h.close(!success); err != nil {
-			s.logs.note("[convfiles: " + h.name + " was left open and could not be saved when the run ended: " + files.MessageOf(err) + "]")
+		if _, err := h.Close(!success); err != nil {
+			s.Logs.note("[convfiles: " + h.Name + " was left open and could not be saved when the run ended: " + files.MessageOf(err) + "]")
 		}
 	}
 	s.handles = nil
-	s.open = 0
+	s.Open = 0
 }

@@ -23,7 +23,7 @@ func (s *session) installSABRE() {
 
 // needSpace returns the run's Space or throws when the run has none.
 func (s *session) needSpace(fn string) files.Ops {
-	sp, err := s.spaceFor(fn)
+	sp, err := s.SpaceFor(fn)
 	if err != nil {
 		s.throwFiles(err)
 	}
@@ -79,7 +79,7 @@ func typeName(v goja.Value) string {
 // writeFile is write_file(name, content) → the file's link.
 func (s *session) writeFile(call goja.FunctionCall) goja.Value {
 	info := s.save(call, "write_file", "write_file(name, content)")
-	return s.vm.ToValue(s.linkOrPath(info.Name))
+	return s.vm.ToValue(s.LinkOrPath(info.Name))
 }
 
 // save writes the content argument of call as the name argument, charged
@@ -87,7 +87,7 @@ func (s *session) writeFile(call goja.FunctionCall) goja.Value {
 func (s *session) save(call goja.FunctionCall, fn, usage string) files.Info {
 	s.needSpace(fn)
 	name := s.stringArg(call, 0, usage, "name")
-	info, err := s.saveBytes(fn, name, s.contentBytes(call.Argument(1), usage))
+	info, err := s.SaveBytes(fn, name, s.contentBytes(call.Argument(1), usage))
 	if err != nil {
 		s.throwFiles(err)
 	}
@@ -97,7 +97,7 @@ func (s *session) save(call goja.FunctionCall, fn, usage string) files.Info {
 // readFile is read_file(name) → a content object. An absolute path is read
 // only inside a configured read root.
 func (s *session) readFile(call goja.FunctionCall) goja.Value {
-	c, url, err := s.readContent(s.stringArg(call, 0, "read_file(name)", "name"))
+	c, url, err := s.ReadContent(s.stringArg(call, 0, "read_file(name)", "name"))
 	if err != nil {
 		s.throwFiles(err)
 	}
@@ -124,7 +124,7 @@ func (s *session) listFiles(call goja.FunctionCall) goja.Value {
 			}
 		}
 	}
-	page, err := ops.List(s.ctx, s.opsEnv(sp), in)
+	page, err := ops.List(s.Ctx, s.OpsEnv(sp), in)
 	if err != nil {
 		s.throwFiles(err)
 	}
@@ -149,7 +149,7 @@ func (s *session) listFiles(call goja.FunctionCall) goja.Value {
 // deleteFile is delete_file(name) → true.
 func (s *session) deleteFile(call goja.FunctionCall) goja.Value {
 	s.needSpace("delete_file")
-	if _, err := s.removeFile("delete_file", s.stringArg(call, 0, "delete_file(name)", "name")); err != nil {
+	if _, err := s.RemoveFile("delete_file", s.stringArg(call, 0, "delete_file(name)", "name")); err != nil {
 		s.throwFiles(err)
 	}
 	return s.vm.ToValue(true)
@@ -159,7 +159,7 @@ func (s *session) deleteFile(call goja.FunctionCall) goja.Value {
 // with the type and MIME type sniffed from the file's first bytes.
 func (s *session) fileInfo(call goja.FunctionCall) goja.Value {
 	s.needSpace("file_info")
-	f, err := s.describe(s.stringArg(call, 0, "file_info(name)", "name"))
+	f, err := s.Describe(s.stringArg(call, 0, "file_info(name)", "name"))
 	if err != nil {
 		s.throwFiles(err)
 	}

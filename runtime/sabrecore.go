@@ -13,43 +13,43 @@ import (
 // decodes its arguments, calls one of these, and shapes the answer in its
 // own language.
 
-// spaceFor returns the run's files, or a refusal naming fn when the run
+// SpaceFor returns the run's files, or a refusal naming fn when the run
 // has none.
-func (s *runState) spaceFor(fn string) (files.Ops, error) {
-	if s.space == nil {
+func (s *Run) SpaceFor(fn string) (files.Ops, error) {
+	if s.Files == nil {
 		return nil, files.E(fn, files.KindForbidden, "", "this run has no conversation context, so it has no files; run it with a conversation ID", nil)
 	}
-	return s.space, nil
+	return s.Files, nil
 }
 
-// saveBytes writes data as name, charged to the run's budget (write_file,
+// SaveBytes writes data as name, charged to the run's budget (write_file,
 // file.save).
-func (s *runState) saveBytes(fn, name string, data []byte) (files.Info, error) {
-	sp, err := s.spaceFor(fn)
+func (s *Run) SaveBytes(fn, name string, data []byte) (files.Info, error) {
+	sp, err := s.SpaceFor(fn)
 	if err != nil {
 		return files.Info{}, err
 	}
-	info, err := sp.WriteBytes(s.ctx, name, data, s.writeOpts())
+	info, err := sp.WriteBytes(s.Ctx, name, data, s.WriteOpts())
 	if err == nil {
-		s.touched.Touch(info.Name, files.Wrote)
+		s.Touches.Touch(info.Name, files.Wrote)
 	}
 	return info, err
 }
 
-// readContent loads a whole file, at most MaxReadBytes, as a content with
+// ReadContent loads a whole file, at most MaxReadBytes, as a content with
 // its link (read_file). An absolute path is read only inside a configured
 // read root, and has no link.
-func (s *runState) readContent(name string) (c content.Content, url string, err error) {
+func (s *Run) ReadContent(name string) (c content.Content, url string, err error) {
 	var (
 		f    io.ReadCloser
 		info files.Info
 	)
 	if path.IsAbs(name) {
-		f, info, err = s.cfg.ReadRoots.Open(name)
+		f, info, err = s.Cfg.ReadRoots.Open(name)
 	} else {
 		var sp files.Ops
-		if sp, err = s.spaceFor("read_file"); err == nil {
-			if f, info, err = sp.Open(s.ctx, name); err == nil {
+		if sp, err = s.SpaceFor("read_file"); err == nil {
+			if f, info, err = sp.Open(s.Ctx, name); err == nil {
 				url = s.link(info.Name)
 			}
 		}
@@ -58,9 +58,9 @@ func (s *runState) readContent(name string) (c content.Content, url string, err 
 		return nil, "", err
 	}
 	defer f.Close()
-	if info.Size > s.cfg.MaxReadBytes {
+	if info.Size > s.Cfg.MaxReadBytes {
 		return nil, "", files.E("read_file", files.KindTooLarge, info.Name, "read_file loads whole files of at most "+
-			files.FormatBytes(s.cfg.MaxReadBytes)+"; this one holds "+files.FormatBytes(info.Size), nil)
+			files.FormatBytes(s.Cfg.MaxReadBytes)+"; this one holds "+files.FormatBytes(info.Size), nil)
 	}
 	data := make([]byte, info.Size)
 	if _, err := io.ReadFull(f, data); err != nil {
@@ -69,19 +69,19 @@ func (s *runState) readContent(name string) (c content.Content, url string, err 
 	return content.Parse(info.Name, data), url, nil
 }
 
-// removeFile deletes a file (delete_file, os.remove) and returns its
+// RemoveFile deletes a file (delete_file, os.remove) and returns its
 // clean name.
-func (s *runState) removeFile(fn, name string) (string, error) {
-	sp, err := s.spaceFor(fn)
+func (s *Run) RemoveFile(fn, name string) (string, error) {
+	sp, err := s.SpaceFor(fn)
 	if err != nil {
 		return "", err
 	}
 	clean, err := files.ValidateName(name)
 	if err == nil {
-		err = sp.Remove(s.ctx, clean)
+		err = sp.Remove(s.Ctx, clean)
 	}
 	if err == nil {
-		s.touched.Touch(clean, files.Removed)
+		s.Touches.Touch(clean, files.Removed)
 	}
 	return clean, err
 }
@@ -92,14 +92,14 @@ type fileFacts struct {
 	Size                            int64
 }
 
-// describe is file_info(name): the type and MIME type are sniffed from
+// Describe is file_info(name): the type and MIME type are sniffed from
 // the file's first bytes.
-func (s *runState) describe(name string) (fileFacts, error) {
-	sp, err := s.spaceFor("file_info")
+func (s *Run) Describe(name string) (fileFacts, error) {
+	sp, err := s.SpaceFor("file_info")
 	if err != nil {
 		return fileFacts{}, err
 	}
-	f, info, err := sp.Open(s.ctx, name)
+	f, info, err := sp.Open(s.Ctx, name)
 	if err != nil {
 		return fileFacts{}, err
 	}

@@ -14,7 +14,7 @@ import (
 // session is the state of one run: its VM, its Space, its logs, its budget
 // and what it touched. Nothing in it outlives the run.
 type session struct {
-	runState
+	Run
 	compiler *compiler
 	lang     Language
 	// src is the script's source, read by installGuards.
@@ -39,7 +39,7 @@ type session struct {
 	// timers is the run's event loop (setTimeout and friends).
 	timers *timerLoop
 	// stopped is the limit that stopped the run, once one has.
-	stopped atomic.Pointer[limitHit]
+	stopped atomic.Pointer[LimitHit]
 }
 
 // stopReason is why the run was stopped: the limit it hit, or its
@@ -48,7 +48,7 @@ func (s *session) stopReason() error {
 	if hit := s.stopped.Load(); hit != nil {
 		return hit
 	}
-	return s.ctx.Err()
+	return s.Ctx.Err()
 }
 
 func newSession(ctx context.Context, cfg Config, space files.Ops, sessionID string) *session {
@@ -57,7 +57,7 @@ func newSession(ctx context.Context, cfg Config, space files.Ops, sessionID stri
 	// eval and new Function parse with these: a sourceMappingURL comment
 	// in their code must never make the process open a host path.
 	vm.SetParserOptions(parser.WithDisableSourceMaps)
-	return &session{runState: newRunState(ctx, cfg, space, sessionID), vm: vm}
+	return &session{Run: newRunState(ctx, cfg, space, sessionID), vm: vm}
 }
 
 func (s *session) install() {
@@ -94,10 +94,10 @@ func (s *session) exportResult(v goja.Value) ([]byte, *ScriptError) {
 		se.Message = "the result cannot be turned into JSON: " + se.Message
 		return nil, se
 	}
-	if len(out) > s.cfg.MaxResultBytes {
+	if len(out) > s.Cfg.MaxResultBytes {
 		return nil, &ScriptError{Type: TypeLimit, Limit: "result_size", Message: fmt.Sprintf(
 			"the result is %s of JSON and the limit is %s: write large output to a file with write_file and return its link",
-			files.FormatBytes(int64(len(out))), files.FormatBytes(int64(s.cfg.MaxResultBytes)))}
+			files.FormatBytes(int64(len(out))), files.FormatBytes(int64(s.Cfg.MaxResultBytes)))}
 	}
 	return out, nil
 }

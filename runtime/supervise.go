@@ -17,19 +17,19 @@ import (
 // watchdog, the request's cancellation), and a body that has not ended
 // abandonGrace past its timeout is abandoned: its outcome is a timeout,
 // and its goroutine ends by itself.
-func (r *Runner) supervise(ctx context.Context, timeout time.Duration, stop func(*limitHit), body func(chan<- outcome)) outcome {
+func (r *Runner) supervise(ctx context.Context, timeout time.Duration, stop func(*LimitHit), body func(chan<- Outcome)) Outcome {
 	timer := time.AfterFunc(timeout, func() { stop(timeoutHit(timeout)) })
 	defer timer.Stop()
 	unwatch := r.guard.watch(func() {
-		stop(&limitHit{limit: "memory", msg: fmt.Sprintf("the server's memory passed its limit of %s while scripts ran; this script was stopped", files.FormatBytes(r.cfg.MemoryLimit))})
+		stop(&LimitHit{Limit: "memory", msg: fmt.Sprintf("the server's memory passed its limit of %s while scripts ran; this script was stopped", files.FormatBytes(r.cfg.MemoryLimit))})
 	})
 	defer unwatch()
 	stopOnCancel := context.AfterFunc(ctx, func() {
-		stop(&limitHit{limit: "cancelled", msg: "the request was cancelled before the script finished"})
+		stop(&LimitHit{Limit: "cancelled", msg: "the request was cancelled before the script finished"})
 	})
 	defer stopOnCancel()
 
-	done := make(chan outcome, 1)
+	done := make(chan Outcome, 1)
 	r.inFlight.Add(1)
 	go func() {
 		defer r.inFlight.Done()
@@ -41,45 +41,45 @@ func (r *Runner) supervise(ctx context.Context, timeout time.Duration, stop func
 	case <-time.After(timeout + abandonGrace):
 		r.abandoned.Add(1)
 		r.cfg.Logger.Warn("script abandoned after its timeout; its goroutine ends by itself", "timeout", timeout)
-		return outcome{err: timeoutHit(timeout).scriptError()}
+		return Outcome{Err: timeoutHit(timeout).ScriptError()}
 	}
 }
 
-// report is the Report of a run that ended with out.
-func (s *runState) report(out outcome) (*Report, error) {
-	rep := &Report{Result: out.result, Logs: s.logs.snapshot(), FilesTouched: s.touched.Final(s.ctx, s.space, s.link)}
-	if rep.Result == nil && out.err == nil {
+// Finish is the Report of a run that ended with out.
+func (s *Run) Finish(out Outcome) (*Report, error) {
+	rep := &Report{Result: out.Result, Logs: s.Logs.snapshot(), FilesTouched: s.Touches.Final(s.Ctx, s.Files, s.link)}
+	if rep.Result == nil && out.Err == nil {
 		// No value: the last line printed, when it is JSON (restexec).
-		rep.Result = s.logs.printedResult()
+		rep.Result = s.Logs.printedResult()
 	}
 	if rep.Result == nil {
 		rep.Result = []byte("null")
 	}
-	if out.err != nil {
-		rep.Error = out.err
-		return rep, out.err
+	if out.Err != nil {
+		rep.Error = out.Err
+		return rep, out.Err
 	}
 	return rep, nil
 }
 
-type outcome struct {
-	result []byte
-	err    *ScriptError
+type Outcome struct {
+	Result []byte
+	Err    *ScriptError
 }
 
 // execute runs the script on its own goroutine, so the caller can give up
 // on it, and turns every way it can end, panics included, into an outcome.
-func (s *session) execute(filename, src string, done chan<- outcome) {
+func (s *session) execute(filename, src string, done chan<- Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.closeHandles(false)
-			s.cfg.Logger.Error("script panicked inside convfiles", "panic", p, "stack", string(debug.Stack()))
-			done <- outcome{err: &ScriptError{Type: TypeInternal, Message: "internal error while running the script"}}
+			s.CloseHandles(false)
+			s.Cfg.Logger.Error("script panicked inside convfiles", "panic", p, "stack", string(debug.Stack()))
+			done <- Outcome{Err: &ScriptError{Type: TypeInternal, Message: "internal error while running the script"}}
 		}
 	}()
 	prg, err := s.compiler.compile(filename, src, s.lang)
 	if err != nil {
-		done <- outcome{err: compileScriptError(err)}
+		done <- Outcome{Err: compileScriptError(err)}
 		return
 	}
 	v, err := s.vm.RunProgram(prg)
@@ -90,18 +90,18 @@ func (s *session) execute(filename, src string, done chan<- outcome) {
 		v, err = s.settle(v)
 	}
 	if err != nil {
-		s.closeHandles(false)
+		s.CloseHandles(false)
 		if hit := s.stopped.Load(); hit != nil {
 			// The limit that stopped the run, not what it made a helper
 			// answer on its way out (a call cancelled by it).
 			err = hit
 		}
-		done <- outcome{err: toScriptError(err)}
+		done <- Outcome{Err: toScriptError(err)}
 		return
 	}
 	res, serr := s.exportResult(v)
-	s.closeHandles(serr == nil)
-	done <- outcome{result: res, err: serr}
+	s.CloseHandles(serr == nil)
+	done <- Outcome{Result: res, Err: serr}
 }
 
 var promiseType = reflect.TypeFor[*goja.Promise]()

@@ -114,12 +114,12 @@ func (l *timerLoop) run() error {
 			timer := time.NewTimer(wait)
 			select {
 			case <-timer.C:
-			case <-l.s.ctx.Done():
+			case <-l.s.Ctx.Done():
 				timer.Stop()
 				return l.s.stopReason()
 			}
 		}
-		if err := l.s.ctx.Err(); err != nil {
+		if err := l.s.Ctx.Err(); err != nil {
 			return l.s.stopReason()
 		}
 		heap.Pop(&l.pending)

@@ -13,6 +13,9 @@ import (
 	"log/slog"
 	"os"
 
+	// Lua is one of the languages scripts run in: its package registers
+	// its interpreter with the run core.
+	_ "convfiles/runtime/lua"
 	"convfiles/sandbox"
 )
 

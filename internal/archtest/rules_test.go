@@ -69,6 +69,9 @@ var rules = map[string]rule{
 	// esbuild's API package links net/http for its dev server; the runtime
 	// itself speaks no HTTP.
 	"runtime": {mayImport: may("files", "files/driver", "engine", "content/...", "formats", "ops", "auth", "internal/keyrows", "prompts", "runtime/lint", "internal/signing"), ownNot: []string{"net/http"}},
+	// runtime/lua is the Lua interpreter over the run core: it imports
+	// what the core does, and no door.
+	"runtime/lua": {mayImport: may("runtime", "files", "files/driver", "engine", "content/...", "formats", "ops", "auth", "internal/keyrows", "prompts", "runtime/lint", "internal/signing"), ownNot: []string{"net/http"}},
 	// runtime/lint runs ESLint's rules in goja: no files, no doors.
 	"runtime/lint": {ownNot: []string{"net/http", "os"}},
 	// runtime/lint/genbundle rebuilds ESLint's bundle (go generate).
@@ -95,6 +98,7 @@ var rules = map[string]rule{
 	"internal/testserver": {},
 	"internal/sqltext":    {mayImport: may("files")},
 	"internal/archtest":   {},
+	"internal/benchrun":   {},
 	"internal/docs":       {},
 	"internal/fetch":      {},
 	"internal/samples":    {},

@@ -1,4 +1,4 @@
-package runtime
+package lua
 
 import (
 	"context"
@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"convfiles/files"
+	"convfiles/runtime"
 )
 
 // luaRun runs a Lua script in conversation conv, after writing the given
 // files there, and returns the report and error.
-func (e *env) luaRun(conv, src string, seed map[string]string) (*Report, error) {
+func (e *env) luaRun(conv, src string, seed map[string]string) (*runtime.Report, error) {
 	e.t.Helper()
 	sp, err := e.store.Space(conv)
 	if err != nil {
@@ -23,7 +24,7 @@ func (e *env) luaRun(conv, src string, seed map[string]string) (*Report, error) 
 			e.t.Fatal(err)
 		}
 	}
-	return e.runner.Run(context.Background(), Request{Source: src, Space: sp, Language: Lua})
+	return e.runner.Run(context.Background(), runtime.Request{Source: src, Space: sp, Language: runtime.Lua})
 }
 
 // toolscriptCases are the tests of toolscript's sandboxed io library
@@ -150,7 +151,7 @@ var toolscriptCases = []struct {
 func TestToolscriptIOCasesVerbatim(t *testing.T) {
 	for _, tc := range toolscriptCases {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, Config{})
+			e := newEnv(t, runtime.Config{})
 			rep, err := e.luaRun("ts", tc.src, tc.seed)
 			if tc.fails != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.fails) {
@@ -184,7 +185,7 @@ func mustJSON(t *testing.T, v any) []byte {
 // verbatim (the two chunks of the write-limit case run as one execution,
 // which is what its shared context stood for).
 func TestToolscriptIOLimitsAndFinalState(t *testing.T) {
-	e := newEnv(t, Config{MaxExecutionBytes: 10})
+	e := newEnv(t, runtime.Config{MaxExecutionBytes: 10})
 	_, err := e.luaRun("limit", `
             local f = io.open("a.txt", "w")
             f:write("hello")
@@ -196,7 +197,7 @@ func TestToolscriptIOLimitsAndFinalState(t *testing.T) {
 		t.Fatalf("enforces_write_limit: %v", err)
 	}
 
-	e = newEnv(t, Config{})
+	e = newEnv(t, runtime.Config{})
 	_, err = e.luaRun("handles", `
             local kept = {}
             for i = 1, 64 do kept[i] = io.open("x.txt", "r") end

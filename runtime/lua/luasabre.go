@@ -1,4 +1,4 @@
-package runtime
+package lua
 
 import (
 	"encoding/base64"
@@ -8,6 +8,7 @@ import (
 
 	"convfiles/content"
 	"convfiles/ops"
+	"convfiles/runtime"
 )
 
 // luaContentType names the metatable of content tables.
@@ -37,7 +38,7 @@ func (s *luaSession) luaWriteFile(L *lua.LState) int {
 	var data []byte
 	switch v := L.Get(2).(type) {
 	case lua.LString:
-		data = stringBytes(string(v))
+		data = runtime.StringBytes(string(v))
 	case lua.LNumber:
 		data = []byte(v.String())
 	case *lua.LTable:
@@ -46,7 +47,7 @@ func (s *luaSession) luaWriteFile(L *lua.LState) int {
 			break
 		}
 		text, hasText := v.RawGetString("text").(lua.LString)
-		shaped, ok, err := contentShapeBytes(lua.LVAsString(v.RawGetString("type")), string(text), hasText, lua.LVAsString(v.RawGetString("data")))
+		shaped, ok, err := runtime.ContentShapeBytes(lua.LVAsString(v.RawGetString("type")), string(text), hasText, lua.LVAsString(v.RawGetString("data")))
 		if err != nil {
 			L.RaiseError("ValidationError: %s", err.Error())
 		}
@@ -64,11 +65,11 @@ func (s *luaSession) luaWriteFile(L *lua.LState) int {
 	default:
 		L.RaiseError("ValidationError: write_file(name, content): content is a %s; give a string, a table, or what read_file returned", L.Get(2).Type())
 	}
-	info, err := s.saveBytes("write_file", name, data)
+	info, err := s.SaveBytes("write_file", name, data)
 	if err != nil {
 		s.raiseFiles(err)
 	}
-	L.Push(lua.LString(s.linkOrPath(info.Name)))
+	L.Push(lua.LString(s.LinkOrPath(info.Name)))
 	return 1
 }
 
@@ -76,7 +77,7 @@ func (s *luaSession) luaWriteFile(L *lua.LState) int {
 // mime_type, size, url, and text, width, height or pages as they apply,
 // with get_str() and get_bytes().
 func (s *luaSession) luaReadFile(L *lua.LState) int {
-	c, url, err := s.readContent(L.CheckString(1))
+	c, url, err := s.ReadContent(L.CheckString(1))
 	if err != nil {
 		s.raiseFiles(err)
 	}
@@ -145,7 +146,7 @@ func (s *luaSession) luaListFiles(L *lua.LState) int {
 		in.Limit = int(lua.LVAsNumber(opts.RawGetString("limit")))
 		in.Offset = int(lua.LVAsNumber(opts.RawGetString("offset")))
 	}
-	page, err := ops.List(s.ctx, s.opsEnv(sp), in)
+	page, err := ops.List(s.Ctx, s.OpsEnv(sp), in)
 	if err != nil {
 		s.raiseFiles(err)
 	}
@@ -170,7 +171,7 @@ func (s *luaSession) luaListFiles(L *lua.LState) int {
 // luaDeleteFile is delete_file(name) → true.
 func (s *luaSession) luaDeleteFile(L *lua.LState) int {
 	s.needSpace("delete_file")
-	if _, err := s.removeFile("delete_file", L.CheckString(1)); err != nil {
+	if _, err := s.RemoveFile("delete_file", L.CheckString(1)); err != nil {
 		s.raiseFiles(err)
 	}
 	L.Push(lua.LTrue)
@@ -181,7 +182,7 @@ func (s *luaSession) luaDeleteFile(L *lua.LState) int {
 // modified, url}.
 func (s *luaSession) luaFileInfo(L *lua.LState) int {
 	s.needSpace("file_info")
-	f, err := s.describe(L.CheckString(1))
+	f, err := s.Describe(L.CheckString(1))
 	if err != nil {
 		s.raiseFiles(err)
 	}

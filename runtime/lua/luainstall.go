@@ -1,4 +1,4 @@
-package runtime
+package lua
 
 import (
 	"regexp"
@@ -8,6 +8,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"convfiles/files"
+	"convfiles/runtime"
 )
 
 // luaMaxString bounds one string that string.rep makes, so a single call
@@ -58,7 +59,7 @@ func (s *luaSession) install() error {
 	os := L.NewTable()
 	L.SetFuncs(os, luaClockFuncs())
 	L.SetFuncs(os, map[string]lua.LGFunction{"getenv": s.luaGetenv})
-	if s.space != nil {
+	if s.Files != nil {
 		os.RawSetString("remove", L.NewFunction(s.luaOSRemove))
 	}
 	L.SetGlobal("os", os)
@@ -108,7 +109,7 @@ func (s *luaSession) luaPrint(L *lua.LState) int {
 	for i := range parts {
 		parts[i] = L.ToStringMeta(L.Get(i + 1)).String()
 	}
-	s.logs.addLine(strings.Join(parts, "\t"))
+	s.Logs.AddLine(strings.Join(parts, "\t"))
 	return 0
 }
 
@@ -152,14 +153,14 @@ func (s *luaSession) luaJSONDecode(L *lua.LState) int {
 func (s *luaSession) raiseFiles(err error) {
 	kind := files.KindOf(err)
 	if kind == files.KindInternal {
-		s.cfg.Logger.Error("file operation failed", "err", err)
+		s.Cfg.Logger.Error("file operation failed", "err", err)
 	}
-	s.L.RaiseError("%s: %s", errorNames[kind], files.MessageOf(err))
+	s.L.RaiseError("%s: %s", runtime.ErrorNames[kind], files.MessageOf(err))
 }
 
 // needSpace returns the run's files, or raises when it has none.
 func (s *luaSession) needSpace(fn string) files.Ops {
-	sp, err := s.spaceFor(fn)
+	sp, err := s.SpaceFor(fn)
 	if err != nil {
 		s.raiseFiles(err)
 	}

@@ -1,6 +1,7 @@
-package runtime
+package lua
 
 import (
+	"convfiles/runtime"
 	"fmt"
 	"strings"
 
@@ -12,7 +13,7 @@ import (
 // of the file ("*a" gives "" there, as in Lua).
 func (s *luaSession) luaRead(L *lua.LState) int {
 	h := s.checkHandle(L, 1, true)
-	if !h.reading() {
+	if !h.Reading() {
 		return luaFail(L, "the file is open for writing; open it with \"r\" to read it", 9)
 	}
 	formats := L.GetTop() - 1
@@ -29,9 +30,9 @@ func (s *luaSession) luaRead(L *lua.LState) int {
 }
 
 // readOne pushes one read's result; false after pushing nil at the end.
-func (s *luaSession) readOne(L *lua.LState, h *handle, format lua.LValue) bool {
+func (s *luaSession) readOne(L *lua.LState, h *runtime.Handle, format lua.LValue) bool {
 	if n, ok := format.(lua.LNumber); ok {
-		b, more, err := h.readCount(int64(n))
+		b, more, err := h.ReadCount(int64(n))
 		if err != nil {
 			s.raiseFiles(err)
 		}
@@ -48,13 +49,13 @@ func (s *luaSession) readOne(L *lua.LState, h *handle, format lua.LValue) bool {
 	}
 	switch strings.TrimPrefix(string(f), "*") {
 	case "a":
-		b, err := h.readAll()
+		b, err := h.ReadAll()
 		if err != nil {
 			s.raiseFiles(err)
 		}
 		L.Push(lua.LString(b))
 	case "l", "L":
-		line, more, err := h.readLine(strings.HasSuffix(string(f), "L"))
+		line, more, err := h.ReadLine(strings.HasSuffix(string(f), "L"))
 		if err != nil {
 			s.raiseFiles(err)
 		}
@@ -64,7 +65,7 @@ func (s *luaSession) readOne(L *lua.LState, h *handle, format lua.LValue) bool {
 		}
 		L.Push(lua.LString(line))
 	case "n":
-		v, more := h.readNumber()
+		v, more := h.ReadNumber()
 		if !more {
 			L.Push(lua.LNil)
 			return false
@@ -80,7 +81,7 @@ func (s *luaSession) readOne(L *lua.LState, h *handle, format lua.LValue) bool {
 // numbers, each charged to the run's byte budget.
 func (s *luaSession) luaWrite(L *lua.LState) int {
 	h := s.checkHandle(L, 1, true)
-	if h.reading() {
+	if h.Reading() {
 		return luaFail(L, "the file is open for reading; open it with \"w\" or \"a\" to write", 9)
 	}
 	for i := 2; i <= L.GetTop(); i++ {
@@ -93,8 +94,8 @@ func (s *luaSession) luaWrite(L *lua.LState) int {
 		default:
 			L.ArgError(i, fmt.Sprintf("write expects string or number arguments, not a %s", v.Type()))
 		}
-		if _, err := h.w.Write(stringBytes(data)); err != nil {
-			h.failed = err
+		if _, err := h.Writer.Write(runtime.StringBytes(data)); err != nil {
+			h.Failed = err
 			s.raiseFiles(err)
 		}
 	}
@@ -106,8 +107,8 @@ func (s *luaSession) luaWrite(L *lua.LState) int {
 // the file now, atomically.
 func (s *luaSession) luaClose(L *lua.LState) int {
 	h := s.checkHandle(L, 1, true)
-	_, err := h.close(false)
-	s.open--
+	_, err := h.Close(false)
+	s.Open--
 	if err != nil {
 		s.raiseFiles(err)
 	}
@@ -122,7 +123,7 @@ func (s *luaSession) luaSeek(L *lua.LState) int {
 	if whence != "set" && whence != "cur" && whence != "end" {
 		L.ArgError(2, fmt.Sprintf("invalid whence argument: '%s' (use \"set\", \"cur\" or \"end\")", whence))
 	}
-	pos, err := h.seek(whence, L.OptInt64(3, 0))
+	pos, err := h.Seek(whence, L.OptInt64(3, 0))
 	if err != nil {
 		return luaFail(L, err.Error(), 22)
 	}

@@ -1,4 +1,4 @@
-package runtime
+package lua
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"convfiles/ops"
+	"convfiles/runtime"
 )
 
 // installLuaFiles binds metaclaw's files.* (seed 004) as Lua tables:
@@ -57,7 +58,7 @@ func (s *luaSession) installLuaFiles() {
 // merged in, and the result comes back as a table (a list, for ops that
 // return one, whose other fields are the list's string keys).
 func (s *luaSession) luaOp(op ops.Op) lua.LGFunction {
-	usage := usageOf(op)
+	usage := runtime.UsageOf(op)
 	fn := strings.SplitN(usage, "(", 2)[0]
 	return func(L *lua.LState) int {
 		sp := s.needSpace(fn)
@@ -72,7 +73,7 @@ func (s *luaSession) luaOp(op ops.Op) lua.LGFunction {
 				L.RaiseError("TypeError: %s: %s", usage, err.Error())
 			}
 			if opts, ok := strings.CutPrefix(p, "..."); ok {
-				m, isObj := snakeKeys(g).(map[string]any)
+				m, isObj := runtime.SnakeKeys(g).(map[string]any)
 				if !isObj {
 					L.RaiseError("TypeError: %s: %s must be a table of options", usage, opts)
 				}
@@ -81,17 +82,17 @@ func (s *luaSession) luaOp(op ops.Op) lua.LGFunction {
 				}
 				continue
 			}
-			args[p] = snakeKeysUnder(camel(p), g)
+			args[p] = runtime.SnakeKeysUnder(runtime.Camel(p), g)
 		}
-		v, err := s.callOp(sp, op, args)
-		var bad *badArgument
+		v, err := s.CallOp(sp, op, args)
+		var bad *runtime.BadArgument
 		switch {
 		case errors.As(err, &bad):
-			L.RaiseError("TypeError: %s: %s", usage, bad.msg)
+			L.RaiseError("TypeError: %s: %s", usage, bad.Msg)
 		case err != nil:
 			s.raiseFiles(err)
 		}
-		main, extra, isList := unwrapResult(op, v)
+		main, extra, isList := runtime.UnwrapResult(op, v)
 		out := goToLua(L, main)
 		if t, ok := out.(*lua.LTable); ok && isList {
 			for k, x := range extra {
@@ -108,11 +109,11 @@ func (s *luaSession) luaOp(op ops.Op) lua.LGFunction {
 func (s *luaSession) luaDownload(L *lua.LState) int {
 	const usage = "files.download(url, filename?)"
 	sp := s.needSpace("files.download")
-	d, err := s.download(sp, L.CheckString(1), L.OptString(2, ""))
-	var se *scriptFailure
+	d, err := s.DownloadAs(sp, L.CheckString(1), L.OptString(2, ""))
+	var se *runtime.ScriptFailure
 	switch {
 	case errors.As(err, &se):
-		L.RaiseError("%s: %s: %s", se.name, usage, se.msg)
+		L.RaiseError("%s: %s: %s", se.Name, usage, se.Msg)
 	case err != nil:
 		s.raiseFiles(err)
 	}

@@ -1,4 +1,4 @@
-package runtime
+package lua
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"convfiles/engine"
+	"convfiles/internal/benchrun"
+	"convfiles/runtime"
 )
 
 // BenchmarkLuaVsJS runs the same two scripts in Lua and in JavaScript, in
@@ -13,31 +15,31 @@ import (
 // limits, the report): a hello world, and a run that writes 1 MiB with
 // write_file (atomic and synced, on a store without an index).
 func BenchmarkLuaVsJS(b *testing.B) {
-	store, err := engine.OpenStore(filepath.Join(benchDir(b), "files"), engine.Options{})
+	store, err := engine.OpenStore(filepath.Join(benchrun.Dir(b), "files"), engine.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer store.Close()
 	sp, _ := store.Space("bench")
 	defer sp.Close()
-	r := New(Config{})
+	r := runtime.New(runtime.Config{})
 	for _, c := range []struct {
 		name string
-		lang Language
+		lang runtime.Language
 		src  string
 	}{
-		{"hello/js", JavaScript, helloWorld},
-		{"hello/lua", Lua, `print("hello, world"); return "hello"`},
-		{"write1MiB/js", JavaScript, `write_file("big.txt", "x".repeat(1 << 20))`},
-		{"write1MiB/lua", Lua, `return write_file("big.txt", string.rep("x", 1048576))`},
+		{"hello/js", runtime.JavaScript, `console.log("hello, world"); "hello"`},
+		{"hello/lua", runtime.Lua, `print("hello, world"); return "hello"`},
+		{"write1MiB/js", runtime.JavaScript, `write_file("big.txt", "x".repeat(1 << 20))`},
+		{"write1MiB/lua", runtime.Lua, `return write_file("big.txt", string.rep("x", 1048576))`},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			req := Request{Source: c.src, Language: c.lang}
+			req := runtime.Request{Source: c.src, Language: c.lang}
 			if c.name[:5] == "write" {
 				req.Space = sp
 				b.SetBytes(1 << 20)
 			}
-			reportMedian(b, func() {
+			benchrun.ReportMedian(b, func() {
 				if _, err := r.Run(context.Background(), req); err != nil {
 					b.Fatal(err)
 				}

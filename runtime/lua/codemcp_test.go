@@ -1,10 +1,12 @@
-package runtime
+package lua
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"convfiles/runtime"
 )
 
 // The file.save tests of code-mcp (seed 000: src/runtime/sandbox.rs,
@@ -18,7 +20,7 @@ import (
 
 // codeMCPRun runs src in conversation "out" of an env with cfg and
 // returns the report, its error and the folder file.save writes into.
-func codeMCPRun(t *testing.T, cfg Config, src string) (*Report, error, string) {
+func codeMCPRun(t *testing.T, cfg runtime.Config, src string) (*runtime.Report, error, string) {
 	t.Helper()
 	e := newEnv(t, cfg)
 	rep, err := e.luaRun("out", src, nil)
@@ -36,7 +38,7 @@ func readOut(t *testing.T, dir, name string) string {
 
 func TestCodeMCPFileSave(t *testing.T) {
 	t.Run("test_file_save_basic", func(t *testing.T) {
-		rep, err, dir := codeMCPRun(t, Config{}, `return file.save("test.txt", "hello world")`)
+		rep, err, dir := codeMCPRun(t, runtime.Config{}, `return file.save("test.txt", "hello world")`)
 		var path string
 		if err == nil {
 			path = strings.Trim(string(rep.Result), `"`)
@@ -46,7 +48,7 @@ func TestCodeMCPFileSave(t *testing.T) {
 		}
 	})
 	t.Run("test_file_save_subdirectory", func(t *testing.T) {
-		_, err, dir := codeMCPRun(t, Config{}, `return file.save("data/results.csv", "a,b,c")`)
+		_, err, dir := codeMCPRun(t, runtime.Config{}, `return file.save("data/results.csv", "a,b,c")`)
 		if err != nil || readOut(t, dir, "data/results.csv") != "a,b,c" {
 			t.Errorf("%v", err)
 		}
@@ -57,7 +59,7 @@ func TestCodeMCPFileSave(t *testing.T) {
 		"test_file_save_rejects_null_bytes":     `return file.save("te\0st.txt", "data")`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err, dir := codeMCPRun(t, Config{}, src); err == nil {
+			if _, err, dir := codeMCPRun(t, runtime.Config{}, src); err == nil {
 				t.Errorf("%s was saved", src)
 			} else if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 				t.Errorf("it wrote %v", entries)
@@ -65,30 +67,30 @@ func TestCodeMCPFileSave(t *testing.T) {
 		})
 	}
 	t.Run("test_file_save_enforces_size_limit", func(t *testing.T) {
-		rep, err, _ := codeMCPRun(t, Config{MaxExecutionBytes: 10}, "file.save(\"a.txt\", \"hello\")\nreturn file.save(\"b.txt\", \"world!\")")
+		rep, err, _ := codeMCPRun(t, runtime.Config{MaxExecutionBytes: 10}, "file.save(\"a.txt\", \"hello\")\nreturn file.save(\"b.txt\", \"world!\")")
 		if err == nil || !strings.Contains(rep.Error.Message, `LimitError: write "b.txt": this execution may write at most 10 B`) {
 			t.Errorf("%v", err)
 		}
 	})
 	t.Run("test_file_save_tracks_files_written", func(t *testing.T) {
-		rep, err, dir := codeMCPRun(t, Config{}, "file.save(\"a.txt\", \"aaa\")\nreturn file.save(\"b.txt\", \"bbb\")")
+		rep, err, dir := codeMCPRun(t, runtime.Config{}, "file.save(\"a.txt\", \"aaa\")\nreturn file.save(\"b.txt\", \"bbb\")")
 		if err != nil {
 			t.Fatal(err)
 		}
-		written := FilesWritten(rep.FilesTouched, hostFolder(dir))
+		written := runtime.FilesWritten(rep.FilesTouched, hostFolder(dir))
 		if len(written) != 2 || written[0].Name != "a.txt" || written[0].Bytes != 3 || written[1].Name != "b.txt" || written[1].Bytes != 3 ||
 			written[1].Path != filepath.Join(dir, "b.txt") {
 			t.Errorf("files_written %+v", written)
 		}
 	})
 	t.Run("test_execute_file_save", func(t *testing.T) {
-		rep, err, dir := codeMCPRun(t, Config{}, "\n            file.save(\"test.json\", '{\"hello\":\"world\"}')\n            return \"done\"\n        ")
+		rep, err, dir := codeMCPRun(t, runtime.Config{}, "\n            file.save(\"test.json\", '{\"hello\":\"world\"}')\n            return \"done\"\n        ")
 		if err != nil || string(rep.Result) != `"done"` || len(rep.FilesTouched) != 1 || rep.FilesTouched[0].Name != "test.json" || readOut(t, dir, "test.json") != `{"hello":"world"}` {
 			t.Errorf("%v %s %+v", err, rep.Result, rep.FilesTouched)
 		}
 	})
 	t.Run("test_execute_no_file_save_when_disabled", func(t *testing.T) {
-		rep, err := New(Config{}).Run(t.Context(), Request{Language: Lua, Source: `return file.save("test.txt", "data")`})
+		rep, err := runtime.New(runtime.Config{}).Run(t.Context(), runtime.Request{Language: runtime.Lua, Source: `return file.save("test.txt", "data")`})
 		if err == nil {
 			t.Errorf("file.save without files: %s", rep.Result)
 		}
@@ -96,7 +98,7 @@ func TestCodeMCPFileSave(t *testing.T) {
 	t.Run("test_file_save_roundtrip", func(t *testing.T) {
 		const mock = `sdk = { list_pets = function() return {{id = "1", name = "Buddy", status = "available"}, {id = "2", name = "Max", status = "pending"}} end }
 `
-		rep, err, dir := codeMCPRun(t, Config{}, mock+`
+		rep, err, dir := codeMCPRun(t, runtime.Config{}, mock+`
             local pets = sdk.list_pets()
             local csv = "id,name,status\n"
             for _, p in ipairs(pets) do

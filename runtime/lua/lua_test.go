@@ -1,4 +1,4 @@
-package runtime
+package lua
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"convfiles/internal/docs"
+	"convfiles/runtime"
 )
 
 // seedLuaExample returns the Lua example of a seed document, copied
@@ -40,7 +41,7 @@ end }
 func TestSeedLuaExamplesRunUnchanged(t *testing.T) {
 	code := []string{seedLuaExample(t, "000")}
 	io := []string{seedLuaExample(t, "001")}
-	e := newEnv(t, Config{})
+	e := newEnv(t, runtime.Config{})
 	rep, err := e.luaRun("seed000", sdkStub+code[0], nil)
 	if err != nil {
 		t.Fatalf("seed 000: %v", err)
@@ -78,24 +79,24 @@ io.open("temp.txt", "w"):write("scratch"):close()
 func TestLuaLimits(t *testing.T) {
 	// Only the loop's case checks the timeout: the others have one out
 	// of their reach, so a slow machine never has it fire first.
-	loop, e := newEnv(t, Config{Timeout: 300 * time.Millisecond}), newEnv(t, Config{Timeout: 5 * time.Minute})
+	loop, e := newEnv(t, runtime.Config{Timeout: 300 * time.Millisecond}), newEnv(t, runtime.Config{Timeout: 5 * time.Minute})
 	for _, tc := range []struct{ name, src, typ, want string }{
-		{"endless loop", `while true do end`, TypeTimeout, "timeout"},
-		{"deep recursion", `local function f(n) return f(n + 1) + 1 end return f(1)`, TypeLimit, "nested calls too deeply"},
-		{"huge string", `return string.rep("x", 2^40)`, TypeExecution, "one string may be at most"},
-		{"wide format", `return string.format("%0999999d", 1)`, TypeExecution, "width or precision too long"},
-		{"dofile", `return dofile("/etc/passwd")`, TypeExecution, "attempt to call a non-function object"},
-		{"require", `return require("os")`, TypeExecution, "modules are not available"},
-		{"os.execute", `return os.execute("id")`, TypeExecution, "attempt to call a non-function object"},
-		{"io.popen", `return io.popen("id")`, TypeExecution, "attempt to call a non-function object"},
-		{"syntax", "local x = = 1", TypeSyntax, "line:1"},
+		{"endless loop", `while true do end`, runtime.TypeTimeout, "timeout"},
+		{"deep recursion", `local function f(n) return f(n + 1) + 1 end return f(1)`, runtime.TypeLimit, "nested calls too deeply"},
+		{"huge string", `return string.rep("x", 2^40)`, runtime.TypeExecution, "one string may be at most"},
+		{"wide format", `return string.format("%0999999d", 1)`, runtime.TypeExecution, "width or precision too long"},
+		{"dofile", `return dofile("/etc/passwd")`, runtime.TypeExecution, "attempt to call a non-function object"},
+		{"require", `return require("os")`, runtime.TypeExecution, "modules are not available"},
+		{"os.execute", `return os.execute("id")`, runtime.TypeExecution, "attempt to call a non-function object"},
+		{"io.popen", `return io.popen("id")`, runtime.TypeExecution, "attempt to call a non-function object"},
+		{"syntax", "local x = = 1", runtime.TypeSyntax, "line:1"},
 	} {
 		env := e
-		if tc.typ == TypeTimeout {
+		if tc.typ == runtime.TypeTimeout {
 			env = loop
 		}
 		rep, err := env.luaRun("limits", tc.src, nil)
-		var se *ScriptError
+		var se *runtime.ScriptError
 		if err == nil || rep.Error == nil {
 			t.Errorf("%s: no error, result %s", tc.name, rep.Result)
 			continue
@@ -110,7 +111,7 @@ func TestLuaLimits(t *testing.T) {
 // TestLuauConstructsAreNamed: Luau syntax that Lua 5.1 lacks is refused
 // with a message naming the construct and its line.
 func TestLuauConstructsAreNamed(t *testing.T) {
-	e := newEnv(t, Config{})
+	e := newEnv(t, runtime.Config{})
 	for _, tc := range []struct{ src, want string }{
 		{"local n = 1\nn += 1\nreturn n", "line 2 uses a compound assignment"},
 		{"local s = \"x\"\ns ..= \"y\"", "line 2 uses a compound assignment"},
@@ -122,7 +123,7 @@ func TestLuauConstructsAreNamed(t *testing.T) {
 		{"local v = if true then 1 else 2", "line 1 uses an if … then … else expression"},
 	} {
 		rep, err := e.luaRun("luau", tc.src, nil)
-		if err == nil || rep.Error.Type != TypeSyntax || !strings.Contains(rep.Error.Message, tc.want) {
+		if err == nil || rep.Error.Type != runtime.TypeSyntax || !strings.Contains(rep.Error.Message, tc.want) {
 			t.Errorf("%q: %v; want a SyntaxError saying %q", tc.src, err, tc.want)
 		}
 	}
@@ -130,7 +131,7 @@ func TestLuauConstructsAreNamed(t *testing.T) {
 
 // TestLuaSABREAndJSON: SABRE's helpers and code-mcp's json in Lua.
 func TestLuaSABREAndJSON(t *testing.T) {
-	e := newEnv(t, Config{})
+	e := newEnv(t, runtime.Config{})
 	rep, err := e.luaRun("sabre", `
 local url = write_file("data.json", { name = "Ada", tags = { "a", "b" } })
 local c = read_file("data.json")
@@ -163,7 +164,7 @@ func TestReadmeLuaExample(t *testing.T) {
 	if len(blocks) == 0 {
 		t.Fatal("no Lua example in the README")
 	}
-	e := newEnv(t, Config{})
+	e := newEnv(t, runtime.Config{})
 	for _, m := range blocks {
 		rep, err := e.luaRun("readme-lua", m[1], nil)
 		if err != nil {
@@ -180,7 +181,7 @@ func TestReadmeLuaExample(t *testing.T) {
 // refuses one that leaves the conversation, is absolute (outside a read
 // root) or holds a NUL, and nothing lands outside the conversation.
 func TestLuaHelpersRefuseHostileNames(t *testing.T) {
-	e := newEnv(t, Config{})
+	e := newEnv(t, runtime.Config{})
 	for _, call := range []string{`write_file(%s, "x")`, `file.save(%s, "x")`, `read_file(%s)`, `delete_file(%s)`,
 		`file_info(%s)`, `io.lines(%s)`, `io.open(%s, "w")`, `io.list(%s)`, `os.remove(%s)`,
 		`files.writeText(%s, "x")`, `files.readText(%s)`, `files.create(%s)`, `files.copy("a.txt", %s)`} {
@@ -188,7 +189,7 @@ func TestLuaHelpersRefuseHostileNames(t *testing.T) {
 		for _, name := range []string{`"../escape.txt"`, `"/etc/passwd"`, `"a\0b.txt"`, `"sub/../../x.txt"`} {
 			src := "return " + fmt.Sprintf(call, name)
 			rep, err := e.luaRun("hostile-lua", src, nil)
-			if err == nil || rep.Error.Type != TypeExecution || !regexp.MustCompile(`ValidationError|PermissionError|FileNotFoundError`).MatchString(rep.Error.Message) {
+			if err == nil || rep.Error.Type != runtime.TypeExecution || !regexp.MustCompile(`ValidationError|PermissionError|FileNotFoundError`).MatchString(rep.Error.Message) {
 				t.Errorf("%s: %v; want a refusal", src, err)
 			}
 		}

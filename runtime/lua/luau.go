@@ -1,6 +1,7 @@
-package runtime
+package lua
 
 import (
+	"convfiles/runtime"
 	"fmt"
 	"regexp"
 	"strings"
@@ -27,7 +28,7 @@ var luauConstructs = []struct {
 
 // luauHint names the Luau construct that a syntax error most likely comes
 // from: first on the error's line, then anywhere in the script.
-func luauHint(src string, se *ScriptError) *ScriptError {
+func luauHint(src string, se *runtime.ScriptError) *runtime.ScriptError {
 	lines := strings.Split(src, "\n")
 	find := func(from, to int) (string, string, int, bool) {
 		for i := from; i < to && i < len(lines); i++ {

@@ -1,10 +1,11 @@
-package runtime
+package lua
 
 import (
 	"bufio"
 	"fmt"
 
 	"convfiles/files"
+	"convfiles/runtime"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -22,7 +23,7 @@ const luaFileType = "convfiles.file"
 // mode by default) has no io and no file table at all, as seeds 000 and
 // 001 specify: a script that uses them gets Lua's own nil error.
 func (s *luaSession) installLuaIO() {
-	if s.space == nil {
+	if s.Files == nil {
 		return
 	}
 	L := s.L
@@ -33,7 +34,7 @@ func (s *luaSession) installLuaIO() {
 	mt.RawSetString("__index", methods)
 	mt.RawSetString("__tostring", L.NewFunction(func(L *lua.LState) int {
 		h := s.checkHandle(L, 1, false)
-		if h.closed {
+		if h.Closed {
 			L.Push(lua.LString("file (closed)"))
 		} else {
 			L.Push(lua.LString(fmt.Sprintf("file (%p)", h)))
@@ -50,7 +51,7 @@ func (s *luaSession) installLuaIO() {
 
 // openHandle opens name with a Lua mode. A file that does not exist (for
 // reading) is reported, not raised: (nil, err).
-func (s *luaSession) openHandle(L *lua.LState, fn, name, mode string) (*handle, error) {
+func (s *luaSession) openHandle(L *lua.LState, fn, name, mode string) (*runtime.Handle, error) {
 	sp := s.needSpace(fn)
 	base, binary := mode, false
 	if len(mode) == 2 && mode[1] == 'b' {
@@ -62,31 +63,31 @@ func (s *luaSession) openHandle(L *lua.LState, fn, name, mode string) (*handle, 
 	if _, err := files.ValidateName(name); err != nil {
 		s.raiseFiles(err)
 	}
-	if s.open >= MaxOpenFiles {
-		L.RaiseError("%s: too many open files (max %d); close some first", fn, MaxOpenFiles)
+	if s.Open >= runtime.MaxOpenFiles {
+		L.RaiseError("%s: too many open files (max %d); close some first", fn, runtime.MaxOpenFiles)
 	}
-	h := &handle{binary: binary}
+	h := &runtime.Handle{Binary: binary}
 	var err error
 	switch base {
 	case "r":
 		var info files.Info
-		if h.f, info, err = sp.Open(s.ctx, name); err == nil {
-			h.name, h.br = info.Name, bufio.NewReaderSize(h.f, 64<<10)
+		if h.Blob, info, err = sp.Open(s.Ctx, name); err == nil {
+			h.Name, h.Buffered = info.Name, bufio.NewReaderSize(h.Blob, 64<<10)
 		}
 	default:
-		if h.w, err = sp.NewWriter(s.ctx, name, s.writeOpts(), base == "a"); err == nil {
-			h.name = h.w.Name()
+		if h.Writer, err = sp.NewWriter(s.Ctx, name, s.WriteOpts(), base == "a"); err == nil {
+			h.Name = h.Writer.Name()
 			op := files.Wrote
 			if base == "a" {
 				op = files.Appended
 			}
-			s.touched.Touch(h.name, op)
+			s.Touches.Touch(h.Name, op)
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
-	s.track(h)
+	s.Track(h)
 	return h, nil
 }
 
@@ -115,7 +116,7 @@ func luaFail(L *lua.LState, msg string, code int) int {
 	return 3
 }
 
-func (s *luaSession) handleValue(h *handle) *lua.LUserData {
+func (s *luaSession) handleValue(h *runtime.Handle) *lua.LUserData {
 	ud := s.L.NewUserData()
 	ud.Value = h
 	s.L.SetMetatable(ud, s.L.GetTypeMetatable(luaFileType))
@@ -123,13 +124,13 @@ func (s *luaSession) handleValue(h *handle) *lua.LUserData {
 }
 
 // checkHandle returns the handle argument n; open requires it open.
-func (s *luaSession) checkHandle(L *lua.LState, n int, open bool) *handle {
+func (s *luaSession) checkHandle(L *lua.LState, n int, open bool) *runtime.Handle {
 	ud := L.CheckUserData(n)
-	h, ok := ud.Value.(*handle)
+	h, ok := ud.Value.(*runtime.Handle)
 	if !ok {
 		L.ArgError(n, "file expected")
 	}
-	if open && h.closed {
+	if open && h.Closed {
 		L.RaiseError("attempt to use a closed file")
 	}
 	return h
@@ -154,26 +155,26 @@ func (s *luaSession) luaHandleLines(L *lua.LState) int {
 	return 1
 }
 
-func (s *luaSession) lineIterator(h *handle, closeAtEnd bool) *lua.LFunction {
+func (s *luaSession) lineIterator(h *runtime.Handle, closeAtEnd bool) *lua.LFunction {
 	return s.L.NewFunction(func(L *lua.LState) int {
-		if h.closed {
+		if h.Closed {
 			if closeAtEnd {
 				L.Push(lua.LNil)
 				return 1
 			}
 			L.RaiseError("file is already closed")
 		}
-		if !h.reading() {
+		if !h.Reading() {
 			L.RaiseError("the file is open for writing; open it with \"r\" to read its lines")
 		}
-		line, ok, err := h.readLine(false)
+		line, ok, err := h.ReadLine(false)
 		if err != nil {
 			s.raiseFiles(err)
 		}
 		if !ok {
 			if closeAtEnd {
-				h.close(false)
-				s.open--
+				h.Close(false)
+				s.Open--
 			}
 			L.Push(lua.LNil)
 			return 1
@@ -186,8 +187,8 @@ func (s *luaSession) lineIterator(h *handle, closeAtEnd bool) *lua.LFunction {
 // luaType is io.type(x): "file", "closed file" or nil.
 func (s *luaSession) luaType(L *lua.LState) int {
 	if ud, ok := L.Get(1).(*lua.LUserData); ok {
-		if h, ok := ud.Value.(*handle); ok {
-			if h.closed {
+		if h, ok := ud.Value.(*runtime.Handle); ok {
+			if h.Closed {
 				L.Push(lua.LString("closed file"))
 			} else {
 				L.Push(lua.LString("file"))
@@ -202,7 +203,7 @@ func (s *luaSession) luaType(L *lua.LState) int {
 // luaList is io.list(path?): the names in a folder, without recursion.
 func (s *luaSession) luaList(L *lua.LState) int {
 	sp := s.needSpace("io.list")
-	entries, err := sp.ReadDir(s.ctx, L.OptString(1, ""))
+	entries, err := sp.ReadDir(s.Ctx, L.OptString(1, ""))
 	if err != nil {
 		s.raiseFiles(err)
 	}
@@ -218,13 +219,13 @@ func (s *luaSession) luaList(L *lua.LState) int {
 // missing file is Lua's failure triple.
 func (s *luaSession) luaOSRemove(L *lua.LState) int {
 	sp := s.needSpace("os.remove")
-	name, err := s.removeFile("os.remove", L.CheckString(1))
+	name, err := s.RemoveFile("os.remove", L.CheckString(1))
 	if err == nil {
 		L.Push(lua.LTrue)
 		return 1
 	}
 	if name != "" {
-		if _, derr := sp.ReadDir(s.ctx, name); derr == nil {
+		if _, derr := sp.ReadDir(s.Ctx, name); derr == nil {
 			L.RaiseError("os.remove: cannot remove directory %q: only files are removed", name)
 		}
 	}
@@ -239,7 +240,7 @@ func (s *luaSession) luaOSRemove(L *lua.LState) int {
 // (seed 000).
 func (s *luaSession) luaFileSave(L *lua.LState) int {
 	info := s.saveString(L, "file.save")
-	L.Push(lua.LString(s.space.HostPath(info.Name)))
+	L.Push(lua.LString(s.Files.HostPath(info.Name)))
 	return 1
 }
 
@@ -256,7 +257,7 @@ func (s *luaSession) saveString(L *lua.LState, fn string) files.Info {
 	default:
 		L.ArgError(2, fn+" saves a string; make one with json.encode, string.format or table.concat")
 	}
-	info, err := s.saveBytes(fn, name, stringBytes(data))
+	info, err := s.SaveBytes(fn, name, runtime.StringBytes(data))
 	if err != nil {
 		s.raiseFiles(err)
 	}

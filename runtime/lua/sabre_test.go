@@ -1,4 +1,4 @@
-package runtime
+package lua
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"convfiles/engine"
 	"convfiles/internal/docs"
+	"convfiles/runtime"
 )
 
 // The tests of SABRE's tests/test_file_io.py (seed 003), ported case by
@@ -23,15 +24,15 @@ import (
 type sabreCase struct {
 	name    string
 	differs string
-	run     func(t *testing.T, lang Language)
+	run     func(t *testing.T, lang runtime.Language)
 }
 
 // sabreRun runs src in lang in conversation conv (none when ""), with
 // read roots when given, and decodes its result into out.
-func sabreRun(t *testing.T, lang Language, conv, src string, roots ReadRoots, out any) (*Report, error) {
+func sabreRun(t *testing.T, lang runtime.Language, conv, src string, roots runtime.ReadRoots, out any) (*runtime.Report, error) {
 	t.Helper()
-	e := newEnv(t, Config{ReadRoots: roots})
-	req := Request{Source: src, Language: lang}
+	e := newEnv(t, runtime.Config{ReadRoots: roots})
+	req := runtime.Request{Source: src, Language: lang}
 	if conv != "" {
 		sp, err := e.store.Space(conv)
 		if err != nil {
@@ -50,8 +51,8 @@ func sabreRun(t *testing.T, lang Language, conv, src string, roots ReadRoots, ou
 }
 
 // pick is the script of lang.
-func pick(lang Language, js, lua string) string {
-	if lang == Lua {
+func pick(lang runtime.Language, js, lua string) string {
+	if lang == runtime.Lua {
 		return lua
 	}
 	return js
@@ -62,7 +63,7 @@ var pngHeader = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\
 
 func sabreCases() []sabreCase {
 	return []sabreCase{
-		{name: "test_write_read_text_file", run: func(t *testing.T, lang Language) {
+		{name: "test_write_read_text_file", run: func(t *testing.T, lang runtime.Language) {
 			var got struct{ URL, Type, Text string }
 			_, err := sabreRun(t, lang, "test-conv-text-file", pick(lang,
 				`const url = write_file("test.txt", "Hello, world!"); const content = read_file("test.txt"); ({url, type: content.type, text: content.get_str()})`,
@@ -71,7 +72,7 @@ func sabreCases() []sabreCase {
 				t.Errorf("%v %+v", err, got)
 			}
 		}},
-		{name: "test_write_read_json_file", run: func(t *testing.T, lang Language) {
+		{name: "test_write_read_json_file", run: func(t *testing.T, lang runtime.Language) {
 			var got struct{ Type, Text string }
 			_, err := sabreRun(t, lang, "test-conv-json", pick(lang,
 				`const data = {name: "Alice", age: 30, city: "Brisbane"}; write_file("data.json", data); const content = read_file("data.json"); ({type: content.type, text: content.get_str()})`,
@@ -80,7 +81,7 @@ func sabreCases() []sabreCase {
 				t.Errorf("%v %+v", err, got)
 			}
 		}},
-		{name: "test_write_read_image", run: func(t *testing.T, lang Language) {
+		{name: "test_write_read_image", run: func(t *testing.T, lang runtime.Language) {
 			b64 := base64.StdEncoding.EncodeToString(pngHeader)
 			var got struct {
 				Type string
@@ -95,7 +96,7 @@ func sabreCases() []sabreCase {
 		}},
 		{name: "test_security_no_path_traversal",
 			differs: `convfiles allows folders in names (a/b.txt), so its refusal of "../etc/passwd" says ".." components are not allowed rather than "basename only"`,
-			run: func(t *testing.T, lang Language) {
+			run: func(t *testing.T, lang runtime.Language) {
 				rep, err := sabreRun(t, lang, "test-conv-security", pick(lang, `write_file("../etc/passwd", "hacker")`, `write_file("../etc/passwd", "hacker")`), nil, nil)
 				if err == nil || !strings.Contains(rep.Error.Message, `".." components are not allowed`) {
 					t.Errorf("%v", err)
@@ -103,7 +104,7 @@ func sabreCases() []sabreCase {
 			}},
 		{name: "test_read_absolute_path",
 			differs: "convfiles reads an absolute path only inside a folder of [runtime] read_roots; with the temporary folder as one, the case passes as written",
-			run: func(t *testing.T, lang Language) {
+			run: func(t *testing.T, lang runtime.Language) {
 				dir := t.TempDir()
 				p := filepath.Join(dir, "abs.txt")
 				os.WriteFile(p, []byte("Absolute path test content"), 0o600)
@@ -122,7 +123,7 @@ func sabreCases() []sabreCase {
 					t.Errorf("without one: %v", err)
 				}
 			}},
-		{name: "test_write_file_no_context", run: func(t *testing.T, lang Language) {
+		{name: "test_write_file_no_context", run: func(t *testing.T, lang runtime.Language) {
 			rep, err := sabreRun(t, lang, "", `write_file("test.txt", "This should fail")`, nil, nil)
 			if err == nil || !strings.Contains(strings.ToLower(rep.Error.Message), "conversation context") {
 				t.Errorf("%v", err)
@@ -132,7 +133,7 @@ func sabreCases() []sabreCase {
 }
 
 func TestSABREFileIOSuite(t *testing.T) {
-	for _, lang := range []Language{JavaScript, Lua} {
+	for _, lang := range []runtime.Language{runtime.JavaScript, runtime.Lua} {
 		for _, c := range sabreCases() {
 			t.Run(string(lang)+"/"+c.name, func(t *testing.T) { c.run(t, lang) })
 		}

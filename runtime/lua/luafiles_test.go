@@ -1,15 +1,17 @@
-package runtime
+package lua
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"convfiles/runtime"
 )
 
 // TestLuaFilesTables: seed 004's files.* from Lua, the same operations
 // as TestFilesTier1 and TestFilesTier2 run in JS, with Lua values.
 func TestLuaFilesTables(t *testing.T) {
-	e := newEnv(t, Config{})
+	e := newEnv(t, runtime.Config{})
 	rep, err := e.luaRun("lf", `
 local created = files.create("notes/todo.md")
 files.writeText(created.id, "# To do\n- one\n")

@@ -1,0 +1,180 @@
+package lua
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/parse"
+
+	"convfiles/content"
+	"convfiles/files"
+	"convfiles/runtime"
+)
+
+// Lua's value stack (the registry) starts small and may grow to this
+// many slots; with the call depth (Config.MaxCallStack, as for JS) it
+// bounds what a runaway recursion takes before it fails cleanly.
+const (
+	luaRegistryMax  = 1 << 20
+	luaRegistryInit = 1 << 10
+)
+
+func init() { runtime.Register(runtime.Lua, interpreter{}) }
+
+// interpreter runs Lua and Luau-style scripts in gopher-lua, with the
+// same limits and the same report as JavaScript: the timeout and the
+// memory watchdog cancel the state's context, which gopher-lua checks
+// between instructions.
+type interpreter struct{}
+
+func (interpreter) Start(run *runtime.Run, req runtime.Request) runtime.Script {
+	return &luaSession{Run: run, env: req.Env, filename: req.Filename, src: req.Source,
+		contents: map[*lua.LTable]content.Content{}}
+}
+
+func (interpreter) Lint(filename, src string) []runtime.Diagnostic { return lintLua(filename, src) }
+
+// luaSession is one Lua run: a fresh gopher-lua state with the sandboxed
+// libraries and convfiles' helpers, over the run's state.
+type luaSession struct {
+	*runtime.Run
+	L             *lua.LState
+	env           map[string]string
+	filename, src string
+	// contents remembers the content tables read_file made, so write_file
+	// saves one without a trip through text.
+	contents map[*lua.LTable]content.Content
+	// hit is the limit that stopped the run, if one did.
+	hit atomic.Pointer[runtime.LimitHit]
+}
+
+// Stop records the limit that ends the run (see runtime.Script).
+func (s *luaSession) Stop(h *runtime.LimitHit) { s.hit.CompareAndSwap(nil, h) }
+
+// Execute runs the script (see runtime.Script).
+func (s *luaSession) Execute(done chan<- runtime.Outcome) { s.execute(s.filename, s.src, done) }
+
+// execute compiles and runs the chunk on its own goroutine and turns
+// every way it can end into an outcome.
+func (s *luaSession) execute(filename, src string, done chan<- runtime.Outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.CloseHandles(false)
+			s.Cfg.Logger.Error("Lua script panicked inside convfiles", "panic", p, "stack", string(debug.Stack()))
+			done <- runtime.Outcome{Err: &runtime.ScriptError{Type: runtime.TypeInternal, Message: "internal error while running the script"}}
+		}
+	}()
+	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: s.Cfg.MaxCallStack,
+		RegistrySize: luaRegistryInit, RegistryMaxSize: luaRegistryMax, MinimizeStackMemory: true})
+	defer L.Close()
+	s.L = L
+	L.SetContext(s.Ctx)
+	if err := s.install(); err != nil {
+		done <- runtime.Outcome{Err: &runtime.ScriptError{Type: runtime.TypeInternal, Message: "internal error while preparing the script: " + err.Error()}}
+		return
+	}
+	fn, err := L.Load(strings.NewReader(src), filename)
+	if err != nil {
+		done <- runtime.Outcome{Err: luauHint(src, luaSyntaxError(err))}
+		return
+	}
+	base := L.GetTop()
+	L.Push(fn)
+	if err := L.PCall(0, lua.MultRet, nil); err != nil {
+		s.CloseHandles(false)
+		done <- runtime.Outcome{Err: s.runError(err)}
+		return
+	}
+	res, serr := s.exportResults(L, base)
+	s.CloseHandles(serr == nil)
+	done <- runtime.Outcome{Result: res, Err: serr}
+}
+
+// exportResults turns what the chunk returned into the report's JSON: its
+// one value, an array of several, null for none.
+func (s *luaSession) exportResults(L *lua.LState, base int) ([]byte, *runtime.ScriptError) {
+	n := L.GetTop() - base
+	if n == 0 {
+		return nil, nil
+	}
+	var v any
+	var err error
+	if n == 1 {
+		v, err = luaToGo(L.Get(base+1), 0)
+	} else {
+		all := make([]any, n)
+		for i := range n {
+			if all[i], err = luaToGo(L.Get(base+1+i), 0); err != nil {
+				break
+			}
+		}
+		v = all
+	}
+	if err != nil {
+		return nil, &runtime.ScriptError{Type: runtime.TypeExecution, Message: "the result cannot be turned into JSON: " + err.Error()}
+	}
+	out, err := encodeJSON(v, false)
+	if err != nil {
+		return nil, &runtime.ScriptError{Type: runtime.TypeExecution, Message: "the result cannot be turned into JSON: " + err.Error()}
+	}
+	if len(out) > s.Cfg.MaxResultBytes {
+		return nil, &runtime.ScriptError{Type: runtime.TypeLimit, Limit: "result_size", Message: fmt.Sprintf(
+			"the result is %s of JSON and the limit is %s: write large output to a file with write_file and return its link",
+			files.FormatBytes(int64(len(out))), files.FormatBytes(int64(s.Cfg.MaxResultBytes)))}
+	}
+	return out, nil
+}
+
+// luaSyntaxPos finds the line and column gopher-lua's parser reports.
+var luaSyntaxPos = regexp.MustCompile(`line:(\d+)\(column:(\d+)\)`)
+
+// luaSyntaxError turns a failed Load into a SyntaxError with its place.
+func luaSyntaxError(err error) *runtime.ScriptError {
+	msg := strings.TrimSpace(err.Error())
+	se := &runtime.ScriptError{Type: runtime.TypeSyntax, Message: msg}
+	var ae *lua.ApiError
+	if errors.As(err, &ae) {
+		se.Message = strings.TrimSpace(ae.Object.String())
+	}
+	if m := luaSyntaxPos.FindStringSubmatch(se.Message); m != nil {
+		se.Line, _ = strconv.Atoi(m[1])
+		se.Column, _ = strconv.Atoi(m[2])
+	}
+	return se
+}
+
+// runError turns a failed run into its ScriptError: the limit that
+// stopped it, or the error the script raised and did not catch.
+func (s *luaSession) runError(err error) *runtime.ScriptError {
+	if h := s.hit.Load(); h != nil {
+		return h.ScriptError()
+	}
+	msg := err.Error()
+	var ae *lua.ApiError
+	if errors.As(err, &ae) {
+		if ae.Object != nil {
+			msg = s.L.ToStringMeta(ae.Object).String()
+		}
+		if strings.Contains(msg, "stack overflow") || strings.Contains(msg, "registry overflow") {
+			return &runtime.ScriptError{Type: runtime.TypeLimit, Limit: "call_stack", Message: "the script nested calls too deeply (at most " +
+				strconv.Itoa(s.Cfg.MaxCallStack) + " levels) and was stopped: " + msg}
+		}
+		return &runtime.ScriptError{Type: runtime.TypeExecution, Message: msg, Stack: ae.StackTrace}
+	}
+	return &runtime.ScriptError{Type: runtime.TypeExecution, Message: msg}
+}
+
+// lintLua reports the syntax error of a Lua script, if it has one.
+func lintLua(filename, src string) []runtime.Diagnostic {
+	if _, err := parse.Parse(strings.NewReader(src), filename); err != nil {
+		se := luauHint(src, luaSyntaxError(err))
+		return []runtime.Diagnostic{{Line: max(se.Line, 1), Column: max(se.Column, 1), Message: se.Message, Severity: "error"}}
+	}
+	return []runtime.Diagnostic{}
+}
