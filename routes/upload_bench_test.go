@@ -14,25 +14,12 @@ import (
 
 	"convfiles/engine"
 	"convfiles/files"
+	"convfiles/internal/benchrun"
 	"convfiles/internal/peakrss"
 )
 
 // uploadBenchBytes is the size of the file BenchmarkUploadVsCp moves.
 const uploadBenchBytes = 1 << 30
-
-// benchDir is where benchmarks put their files: $CONVFILES_BENCH_DIR, or
-// a temporary folder on the same disk as the tests'.
-func benchTempDir(b *testing.B) string {
-	if root := os.Getenv("CONVFILES_BENCH_DIR"); root != "" {
-		dir, err := os.MkdirTemp(root, "convfiles-bench-")
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { os.RemoveAll(dir) })
-		return dir
-	}
-	return b.TempDir()
-}
 
 // BenchmarkUploadVsCp measures a 1 GiB upload through POST
 // /api/files/upload (streamed, limits checked, hashed, synced to disk,
@@ -41,7 +28,7 @@ func benchTempDir(b *testing.B) string {
 // an upload. All report bytes per second; the upload also reports the
 // peak resident memory of the process (server and client) while it runs.
 func BenchmarkUploadVsCp(b *testing.B) {
-	dir := benchTempDir(b)
+	dir := benchrun.Dir(b)
 	src := filepath.Join(dir, "source.bin")
 	if err := writeSource(src); err != nil {
 		b.Fatal(err)
