@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-
-	"github.com/dop251/goja"
 )
 
 // LogBook collects print and console output up to a line and a byte cap.
@@ -29,7 +27,12 @@ type LogBook struct {
 
 func (l *LogBook) full() bool { return len(l.lines) >= l.maxLines || l.bytes >= l.maxBytes }
 
-func (l *LogBook) add(prefix string, call goja.FunctionCall) {
+// Add logs a line of n parts joined by spaces, each part(i) made only
+// while the line has room: a console.log of a huge value costs what is
+// kept. prefix is "" for standard output (console.log, print), whose last
+// line may be the run's result (restexec), and "[error] " and the like
+// for the other streams.
+func (l *LogBook) Add(prefix string, n int, part func(i int) string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.full() && prefix != "" {
@@ -38,11 +41,11 @@ func (l *LogBook) add(prefix string, call goja.FunctionCall) {
 	}
 	var b strings.Builder
 	b.WriteString(prefix)
-	for i, a := range call.Arguments {
+	for i := 0; i < n; i++ {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(inspect(a))
+		b.WriteString(part(i))
 		if b.Len() > max(l.maxBytes, l.maxOut) {
 			break
 		}
@@ -126,45 +129,4 @@ func (l *LogBook) snapshot() []string {
 		out = []string{}
 	}
 	return out
-}
-
-// inspect renders one console argument the way Node does for the common
-// cases: strings raw, objects and arrays as JSON, everything else as String().
-func inspect(v goja.Value) string {
-	if v == nil || goja.IsUndefined(v) {
-		return "undefined"
-	}
-	if goja.IsNull(v) {
-		return "null"
-	}
-	if o, ok := v.(*goja.Object); ok {
-		switch o.ClassName() {
-		case "Object", "Array":
-			if b, err := o.MarshalJSON(); err == nil {
-				return string(b)
-			}
-		case "Error":
-			if s := o.Get("stack"); s != nil && !goja.IsUndefined(s) {
-				return s.String()
-			}
-		}
-	}
-	return v.String()
-}
-
-func (s *session) installConsole() {
-	logf := func(prefix string) func(goja.FunctionCall) goja.Value {
-		return func(call goja.FunctionCall) goja.Value {
-			s.Logs.add(prefix, call)
-			return goja.Undefined()
-		}
-	}
-	s.lazyGlobal("console", func(console *goja.Object) {
-		console.Set("log", logf(""))
-		console.Set("info", logf(""))
-		console.Set("debug", logf(""))
-		console.Set("warn", logf("warn: "))
-		console.Set("error", logf("error: "))
-	})
-	s.lazyFunc("print", logf(""))
 }

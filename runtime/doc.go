@@ -1,23 +1,20 @@
-// Package runtime runs an agent's helper code: JavaScript and TypeScript in
-// goja (TypeScript compiled by esbuild) here, Lua and Luau-style scripts in
-// gopher-lua in package runtime/lua. It is also the run core every language
-// shares (Run: the run's files, budget, logs, io handles, SABRE helpers and
-// the operations table; the limits and the report), and a language is an
-// Interpreter registered over it. Every run gets a fresh interpreter, the file helpers of each
-// supported dialect (SABRE's write_file and read_file, code-mcp's
-// file.save, toolscript's io library, the files.* API and its formats)
-// bound to one files.Ops, and limits (time, call stack, memory, bytes,
-// logs, result size) that end a runaway script with a clear error while
-// the process stays healthy.
+// Package runtime is the run core every language of convfiles shares:
+// the Runner, which runs a script under its limits (time, memory, bytes,
+// logs, result size) and reports it; the Run, which is one run's files,
+// byte budget, logs, io handles, SABRE helpers and the operations table;
+// and the Interpreter seam a language's package registers over it.
+// JavaScript and TypeScript are package runtime/js (goja, esbuild), Lua
+// and Luau-style scripts package runtime/lua (gopher-lua); a third
+// language is one more package.
 //
 // Bindings are thin: each validates its arguments, calls an operation of
 // package ops (the one table every door shares) or the content package,
 // and converts the answer into a value of the script's language. No file
-// logic lives in the glue of either language.
+// logic lives in the glue of any language.
 //
-// A server runs this package inside worker processes (package sandbox),
-// never in its own process: a bug of an interpreter or a decoder meets a
-// worker's kernel limits. runtime never imports an HTTP door (routes,
-// routes/mcp), the sandbox, or a storage implementation: it sees files
-// only through files.Ops.
+// A server runs scripts inside worker processes (package sandbox), never
+// in its own process: a bug of an interpreter or a decoder meets a
+// worker's kernel limits. runtime must never import an interpreter (goja,
+// gopher-lua, esbuild), an HTTP door (routes, routes/mcp), the sandbox or
+// a storage implementation: it sees files only through files.Ops.
 package runtime

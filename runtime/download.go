@@ -7,8 +7,6 @@ import (
 
 	"convfiles/content"
 	"convfiles/files"
-
-	"github.com/dop251/goja"
 )
 
 // Downloader fetches URLs for files.download; cmd wires one that refuses
@@ -29,26 +27,6 @@ type DownloaderInto interface {
 // Refusal marks a download the policy refused, so scripts see a
 // PermissionError rather than a failure.
 type Refusal interface{ Refused() bool }
-
-// filesDownload is files.download(url, filename?) → {id, name, size,
-// mime_type}: the server fetches the URL straight into the conversation.
-func (s *session) filesDownload(sp files.Ops, call goja.FunctionCall) goja.Value {
-	const usage = "files.download(url, filename?)"
-	u := s.stringArg(call, 0, usage, "url")
-	name := ""
-	if a := call.Argument(1); !goja.IsUndefined(a) && !goja.IsNull(a) {
-		name = s.stringArg(call, 1, usage, "filename")
-	}
-	d, err := s.DownloadAs(sp, u, name)
-	var se *ScriptFailure
-	switch {
-	case errors.As(err, &se):
-		s.throw(se.Name, usage+": "+se.Msg)
-	case err != nil:
-		s.throwFiles(err)
-	}
-	return s.vm.ToValue(d)
-}
 
 // ScriptFailure is an error a helper raises under its own name
 // (PermissionError, LimitError, Error) rather than a files error's.

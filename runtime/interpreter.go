@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -31,34 +32,58 @@ type Script interface {
 	Stop(hit *LimitHit)
 }
 
-// interpreters holds the languages registered by their packages, as
-// database/sql holds its drivers: the set of languages the program links
-// is what it registers, fixed once its packages are initialized.
-var interpreters struct {
+// registered holds the languages their packages registered, as
+// database/sql holds its drivers: what the program links is what it runs,
+// fixed once its packages are initialized. Each Runner makes its own
+// interpreters from them (see New), so what an interpreter caches (the
+// TypeScript step's output) is the Runner's.
+var registered struct {
 	sync.RWMutex
-	byLanguage map[Language]Interpreter
+	makers []maker
 }
 
-// Register makes in the interpreter of lang. A language's package calls
-// it from its init; registering a language twice panics.
-func Register(lang Language, in Interpreter) {
-	interpreters.Lock()
-	defer interpreters.Unlock()
-	if _, dup := interpreters.byLanguage[lang]; dup {
-		panic("runtime: " + string(lang) + " is registered twice")
-	}
-	if interpreters.byLanguage == nil {
-		interpreters.byLanguage = map[Language]Interpreter{}
-	}
-	interpreters.byLanguage[lang] = in
+// maker makes the interpreter of some languages for a Runner.
+type maker struct {
+	make      func(Config) Interpreter
+	languages []Language
 }
 
-// interpreterOf is the registered interpreter of lang, if any.
-func interpreterOf(lang Language) (Interpreter, bool) {
-	interpreters.RLock()
-	defer interpreters.RUnlock()
-	in, ok := interpreters.byLanguage[lang]
-	return in, ok
+// Register makes scripts of langs run by an interpreter that newFor makes
+// for each Runner, from the Runner's configuration. A language's package
+// calls it from its init; registering a language twice panics.
+func Register(newFor func(Config) Interpreter, langs ...Language) {
+	registered.Lock()
+	defer registered.Unlock()
+	for _, m := range registered.makers {
+		for _, have := range m.languages {
+			for _, l := range langs {
+				if l == have {
+					panic("runtime: " + string(l) + " is registered twice")
+				}
+			}
+		}
+	}
+	registered.makers = append(registered.makers, maker{newFor, langs})
+}
+
+// interpretersFor makes every registered language's interpreter for a
+// Runner with cfg.
+func interpretersFor(cfg Config) map[Language]Interpreter {
+	registered.RLock()
+	defer registered.RUnlock()
+	out := map[Language]Interpreter{}
+	for _, m := range registered.makers {
+		in := m.make(cfg)
+		for _, l := range m.languages {
+			out[l] = in
+		}
+	}
+	return out
+}
+
+// unknownLanguage is the refusal of a language no package registered.
+func unknownLanguage(lang Language) error {
+	return fmt.Errorf("no interpreter runs %q scripts in this program", string(lang))
 }
 
 // runWith runs req with a registered interpreter under the core's
@@ -66,8 +91,9 @@ func interpreterOf(lang Language) (Interpreter, bool) {
 func (r *Runner) runWith(ctx context.Context, in Interpreter, req Request, timeout time.Duration) (*Report, error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	run := newRunState(runCtx, r.cfg, req.Space, req.Session)
-	script := in.Start(&run, req)
+	run := NewRun(runCtx, r.cfg, req.Space, req.Session)
+	run.Timeout = timeout
+	script := in.Start(run, req)
 	out := r.supervise(ctx, timeout, func(h *LimitHit) {
 		script.Stop(h)
 		cancel()

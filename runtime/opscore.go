@@ -3,6 +3,7 @@ package runtime
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"convfiles/files"
 	"convfiles/ops"
@@ -66,4 +67,24 @@ func UnwrapResult(op ops.Op, v any) (main any, extra map[string]any, isList bool
 		}
 	}
 	return list, extra, true
+}
+
+// OpsEnv is what an operation called from a script works with: its byte
+// budget and session, and its record of the files it touched.
+func (s *Run) OpsEnv(sp files.Ops) ops.Env {
+	return ops.Env{Space: sp, Write: s.WriteOpts(), Link: s.link, Touched: s.Touches.Touch}
+}
+
+// UsageOf is how a helper is called, for error messages:
+// files.copy(id, newName, options).
+func UsageOf(op ops.Op) string {
+	qualified := "files."
+	if op.Group != "" {
+		qualified += op.Group + "."
+	}
+	params := make([]string, len(op.Params))
+	for i, p := range op.Params {
+		params[i] = Camel(strings.TrimPrefix(p, "..."))
+	}
+	return qualified + op.JS + "(" + strings.Join(params, ", ") + ")"
 }

@@ -2,12 +2,9 @@ package runtime
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"convfiles/files"
-
-	"github.com/dop251/goja"
 )
 
 // Report is what one execution produced. It is filled even when the script
@@ -84,50 +81,6 @@ func (l *LimitHit) ScriptError() *ScriptError {
 
 func timeoutHit(d fmt.Stringer) *LimitHit {
 	return &LimitHit{Limit: "timeout", msg: fmt.Sprintf("the script ran longer than its timeout of %s and was stopped", d)}
-}
-
-// rejection is the reason of a Promise the script returned rejected.
-type rejection struct{ v goja.Value }
-
-// Error renders the rejection reason.
-func (r *rejection) Error() string { return inspect(r.v) }
-
-// compileScriptError reports a script that does not compile, with the
-// position of its first error.
-func compileScriptError(err error) *ScriptError {
-	var ce *compileError
-	if errors.As(err, &ce) {
-		d := ce.diags[0]
-		return &ScriptError{Type: TypeSyntax, Message: ce.Error(), Line: d.Line, Column: d.Column}
-	}
-	return &ScriptError{Type: TypeSyntax, Message: err.Error()}
-}
-
-func toScriptError(err error) *ScriptError {
-	var hit *LimitHit
-	if errors.As(err, &hit) {
-		return hit.ScriptError()
-	}
-	var ie *goja.InterruptedError
-	if errors.As(err, &ie) {
-		if hit, ok := ie.Value().(*LimitHit); ok {
-			return hit.ScriptError()
-		}
-		return &ScriptError{Type: TypeTimeout, Message: fmt.Sprint(ie.Value()), Limit: "timeout"}
-	}
-	var so *goja.StackOverflowError
-	if errors.As(err, &so) {
-		return &ScriptError{Type: TypeLimit, Limit: "call_stack", Message: "maximum call stack size exceeded (unbounded recursion?)"}
-	}
-	var ex *goja.Exception
-	if errors.As(err, &ex) {
-		return &ScriptError{Type: TypeExecution, Message: ex.Value().String(), Stack: ex.String()}
-	}
-	var rj *rejection
-	if errors.As(err, &rj) {
-		return &ScriptError{Type: TypeExecution, Message: "unhandled promise rejection: " + rj.Error()}
-	}
-	return &ScriptError{Type: TypeExecution, Message: err.Error()}
 }
 
 // Written is one file a run left behind, as code-mcp's files_written

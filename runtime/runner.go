@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -11,8 +10,6 @@ import (
 	"convfiles/auth"
 	"convfiles/engine"
 	"convfiles/files"
-
-	"github.com/dlclark/regexp2/v2"
 )
 
 // Defaults of Config.
@@ -26,10 +23,9 @@ const (
 	// abandonGrace is how long a run may take to stop after its timeout
 	// before the caller gets its report anyway. Go code that ignores
 	// interrupts (a backtracking regexp, a huge Array fill) goes on in the
-	// background until it returns, bounded by regexpMatchBound for regexps.
+	// background until it returns (a regexp's match is bounded by its
+	// interpreter).
 	abandonGrace = 100 * time.Millisecond
-	// regexpMatchBound bounds one backtracking regexp match in any script.
-	regexpMatchBound = 10 * time.Second
 )
 
 // Config sets the limits and the services of a Runner. Zero fields take
@@ -128,19 +124,24 @@ var _ Executor = (*Runner)(nil)
 // fresh VM, so nothing survives from one run to the next.
 type Runner struct {
 	cfg       Config
-	compiler  *compiler
+	languages map[Language]Interpreter // each registered language's, made for this Runner
 	guard     *memoryGuard
 	abandoned atomic.Int64
 	inFlight  sync.WaitGroup
 }
 
-var setRegexpBound sync.Once
-
-// New returns a Runner with cfg's limits.
+// New returns a Runner with cfg's limits, running every registered
+// language.
 func New(cfg Config) *Runner {
-	setRegexpBound.Do(func() { regexp2.DefaultMatchTimeout = regexpMatchBound })
 	cfg = cfg.WithDefaults()
-	return &Runner{cfg: cfg, compiler: newCompiler(512), guard: newMemoryGuard(uint64(cfg.MemoryLimit))}
+	return &Runner{cfg: cfg, languages: interpretersFor(cfg), guard: newMemoryGuard(uint64(cfg.MemoryLimit))}
+}
+
+// Interpreter is the Runner's interpreter of lang, if lang is
+// registered.
+func (r *Runner) Interpreter(lang Language) (Interpreter, bool) {
+	in, ok := r.languages[lang]
+	return in, ok
 }
 
 // Request is one script to run.
@@ -168,34 +169,18 @@ type Request struct {
 // they had called was still running. Such goroutines end by themselves.
 func (r *Runner) Abandoned() int64 { return r.abandoned.Load() }
 
-// Lint reports the syntax errors of src without running it: for
-// TypeScript those of the TypeScript step (types are not checked), for
-// JavaScript those of the parser. Code that compiles is checked with
-// ESLint's rules (see ruleDiagnostics): each finding is a warning.
+// Lint reports the syntax errors of src without running it, as its
+// language's interpreter finds them.
 func (r *Runner) Lint(_ context.Context, filename, src string, lang Language) []Diagnostic {
 	if lang == "" {
 		lang = LanguageOf(filename)
 	}
-	if in, ok := interpreterOf(lang); ok {
-		return in.Lint(filename, src)
+	in, ok := r.languages[lang]
+	if !ok {
+		return []Diagnostic{{Line: 1, Column: 1, Message: unknownLanguage(lang).Error(), Severity: "error"}}
 	}
-	_, err := r.compiler.compile(filename, src, lang)
-	var ce *compileError
-	if errors.As(err, &ce) {
-		return ce.diags
-	}
-	if err != nil {
-		return []Diagnostic{{Line: 1, Column: 1, Message: err.Error(), Severity: "error"}}
-	}
-	if d := ruleDiagnostics(filename, src, lang); d != nil {
-		return d
-	}
-	return []Diagnostic{}
+	return in.Lint(filename, src)
 }
-
-// Transpiles returns how many times the TypeScript step ran; a script run
-// again is served from the cache and does not count.
-func (r *Runner) Transpiles() int64 { return r.compiler.transpiles.Load() }
 
 // Wait blocks until every script goroutine has ended, abandoned ones
 // included. A server calls it on shutdown, after it stopped taking runs.
@@ -217,27 +202,15 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Report, error) {
 	if sp, ok := req.Space.(*engine.Space); ok && sp == nil {
 		req.Space = nil // a nil *Space means no files, as nil does
 	}
-	if r.cfg.Exclusive {
-		regexp2.DefaultMatchTimeout = timeout
-	}
 	if auth.FromContext(ctx) == nil {
 		// The door that started the run authorized it (POST /execute,
 		// execute_script); inside it, the script reaches its Space alone.
 		ctx = auth.NewContext(ctx, auth.Local)
 	}
-	if in, ok := interpreterOf(req.Language); ok {
-		return r.runWith(ctx, in, req, timeout)
+	in, ok := r.languages[req.Language]
+	if !ok {
+		err := &ScriptError{Type: TypeInternal, Message: unknownLanguage(req.Language).Error()}
+		return &Report{Result: []byte("null"), Logs: []string{}, FilesTouched: []Touched{}, Error: err}, err
 	}
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	s := newSession(runCtx, r.cfg, req.Space, req.Session)
-	s.compiler, s.lang, s.env, s.src = r.compiler, req.Language, req.Env, req.Source
-	s.install()
-
-	out := r.supervise(ctx, timeout, func(hit *LimitHit) {
-		s.stopped.CompareAndSwap(nil, hit)
-		s.vm.Interrupt(hit)
-		cancel()
-	}, func(done chan<- Outcome) { s.execute(req.Filename, req.Source, done) })
-	return s.Finish(out)
+	return r.runWith(ctx, in, req, timeout)
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"time"
 
 	"convfiles/files"
 )
@@ -20,11 +21,16 @@ type Run struct {
 	Logs      *LogBook
 	Touches   *TouchLog
 	handles   []*Handle
-	Open      int
+	// Timeout is how long the run may take: its request's, or the
+	// configuration's.
+	Timeout time.Duration
+	Open    int
 }
 
-func newRunState(ctx context.Context, cfg Config, space files.Ops, sessionID string) Run {
-	return Run{
+// NewRun is the state of a run of cfg over space, made by the Runner for
+// each run (and by an interpreter that needs one outside a run).
+func NewRun(ctx context.Context, cfg Config, space files.Ops, sessionID string) *Run {
+	return &Run{
 		Ctx:       ctx,
 		Cfg:       cfg,
 		Files:     space,

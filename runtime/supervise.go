@@ -3,13 +3,9 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"reflect"
-	"runtime/debug"
 	"time"
 
 	"convfiles/files"
-
-	"github.com/dop251/goja"
 )
 
 // supervise runs body on a goroutine of its own under the run's limits:
@@ -65,67 +61,4 @@ func (s *Run) Finish(out Outcome) (*Report, error) {
 type Outcome struct {
 	Result []byte
 	Err    *ScriptError
-}
-
-// execute runs the script on its own goroutine, so the caller can give up
-// on it, and turns every way it can end, panics included, into an outcome.
-func (s *session) execute(filename, src string, done chan<- Outcome) {
-	defer func() {
-		if p := recover(); p != nil {
-			s.CloseHandles(false)
-			s.Cfg.Logger.Error("script panicked inside convfiles", "panic", p, "stack", string(debug.Stack()))
-			done <- Outcome{Err: &ScriptError{Type: TypeInternal, Message: "internal error while running the script"}}
-		}
-	}()
-	prg, err := s.compiler.compile(filename, src, s.lang)
-	if err != nil {
-		done <- Outcome{Err: compileScriptError(err)}
-		return
-	}
-	v, err := s.vm.RunProgram(prg)
-	if err == nil {
-		err = s.timers.run()
-	}
-	if err == nil {
-		v, err = s.settle(v)
-	}
-	if err != nil {
-		s.CloseHandles(false)
-		if hit := s.stopped.Load(); hit != nil {
-			// The limit that stopped the run, not what it made a helper
-			// answer on its way out (a call cancelled by it).
-			err = hit
-		}
-		done <- Outcome{Err: toScriptError(err)}
-		return
-	}
-	res, serr := s.exportResult(v)
-	s.CloseHandles(serr == nil)
-	done <- Outcome{Result: res, Err: serr}
-}
-
-var promiseType = reflect.TypeFor[*goja.Promise]()
-
-// settle unwraps a Promise result. It is called once the event loop is
-// idle: goja drains the microtask queue after the script and after each
-// timer's callback, so a Promise is settled by now or never will be.
-func (s *session) settle(v goja.Value) (goja.Value, error) {
-	// Only a Promise is exported: exporting any other object would call
-	// its getters here, outside the script, where one that throws was
-	// an internal error instead of the script's.
-	o, isObject := v.(*goja.Object)
-	if !isObject || o.ExportType() != promiseType {
-		return v, nil
-	}
-	p, ok := o.Export().(*goja.Promise)
-	if !ok {
-		return v, nil
-	}
-	switch p.State() {
-	case goja.PromiseStateFulfilled:
-		return p.Result(), nil
-	case goja.PromiseStateRejected:
-		return nil, &rejection{v: p.Result()}
-	}
-	return goja.Undefined(), nil
 }

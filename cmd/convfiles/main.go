@@ -13,8 +13,9 @@ import (
 	"log/slog"
 	"os"
 
-	// Lua is one of the languages scripts run in: its package registers
-	// its interpreter with the run core.
+	// The languages scripts run in: each package registers its
+	// interpreter with the run core.
+	_ "convfiles/runtime/js"
 	_ "convfiles/runtime/lua"
 	"convfiles/sandbox"
 )

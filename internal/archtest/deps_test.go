@@ -30,7 +30,8 @@ func TestDependencyRules(t *testing.T) {
 // TestTheRulesCatchAViolation breaks each rule the renovation added, one
 // at a time, in a copy of the real graph: a storage implementation that
 // imports auth or a peer, the domain that imports the engine, the driver
-// that speaks SQL. The check must name each.
+// that speaks SQL, the run core that knows an interpreter. The check must
+// name each.
 func TestTheRulesCatchAViolation(t *testing.T) {
 	real := listPackages(t)
 	if v := check(real, rules); len(v) != 0 {
@@ -44,6 +45,8 @@ func TestTheRulesCatchAViolation(t *testing.T) {
 		{"files/driver", "database/sql", "files/driver depends on database/sql"},
 		{"engine", module + "/sqlite", "engine imports sqlite"},
 		{"routes/mcp", module + "/routes", "routes/mcp imports routes"},
+		{"runtime", "github.com/dop251/goja", "runtime depends on github.com/dop251/goja"},
+		{"runtime", module + "/runtime/lua", "runtime imports runtime/lua"},
 	} {
 		broken := withDep(real, c.from, c.to)
 		v := check(broken, rules)

@@ -66,12 +66,19 @@ var rules = map[string]rule{
 	// HTTP (auth/idp fetches an identity provider's keys) and knows no SQL.
 	"auth":     {mayImport: may("files", "internal/keyrows", "internal/signing"), mustNot: []string{"net/http", "database/sql"}},
 	"auth/idp": {mayImport: may("auth", "files", "internal/keyrows", "internal/signing"), mustNot: []string{"database/sql"}},
-	// esbuild's API package links net/http for its dev server; the runtime
-	// itself speaks no HTTP.
-	"runtime": {mayImport: may("files", "files/driver", "engine", "content/...", "formats", "ops", "auth", "internal/keyrows", "prompts", "runtime/lint", "internal/signing"), ownNot: []string{"net/http"}},
+	// runtime is the run core every language shares: it knows no
+	// interpreter (no goja, no gopher-lua, no esbuild) and no door.
+	"runtime": {mayImport: may("files", "files/driver", "engine", "content/...", "formats", "ops", "auth", "internal/keyrows", "prompts", "internal/signing"),
+		ownNot: []string{"net/http"}, mustNot: []string{"github.com/dop251/goja", "github.com/yuin/gopher-lua", "github.com/evanw/esbuild"}},
+	// runtime/js runs JavaScript and TypeScript in goja over the core;
+	// esbuild's API package links net/http for its dev server, which the
+	// interpreter never starts.
+	"runtime/js": {mayImport: may("runtime", "files", "files/driver", "engine", "content/...", "formats", "ops", "auth", "internal/keyrows", "prompts", "runtime/lint", "internal/signing"),
+		ownNot: []string{"net/http"}, mustNot: []string{"github.com/yuin/gopher-lua"}},
 	// runtime/lua is the Lua interpreter over the run core: it imports
 	// what the core does, and no door.
-	"runtime/lua": {mayImport: may("runtime", "files", "files/driver", "engine", "content/...", "formats", "ops", "auth", "internal/keyrows", "prompts", "runtime/lint", "internal/signing"), ownNot: []string{"net/http"}},
+	"runtime/lua": {mayImport: may("runtime", "files", "files/driver", "engine", "content/...", "formats", "ops", "auth", "internal/keyrows", "prompts", "internal/signing"),
+		ownNot: []string{"net/http"}, mustNot: []string{"github.com/dop251/goja", "github.com/evanw/esbuild"}},
 	// runtime/lint runs ESLint's rules in goja: no files, no doors.
 	"runtime/lint": {ownNot: []string{"net/http", "os"}},
 	// runtime/lint/genbundle rebuilds ESLint's bundle (go generate).

@@ -25,7 +25,9 @@ const (
 	luaRegistryInit = 1 << 10
 )
 
-func init() { runtime.Register(runtime.Lua, interpreter{}) }
+func init() {
+	runtime.Register(func(runtime.Config) runtime.Interpreter { return interpreter{} }, runtime.Lua)
+}
 
 // interpreter runs Lua and Luau-style scripts in gopher-lua, with the
 // same limits and the same report as JavaScript: the timeout and the

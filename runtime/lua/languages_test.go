@@ -1,0 +1,4 @@
+package lua
+
+// The tests run the same cases in Lua and in JavaScript.
+import _ "convfiles/runtime/js"
