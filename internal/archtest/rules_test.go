@@ -79,6 +79,9 @@ var rules = map[string]rule{
 	// what the core does, and no door.
 	"runtime/lua": {mayImport: may("runtime", "files", "files/driver", "engine", "content/...", "formats", "ops", "auth", "internal/keyrows", "prompts", "internal/signing"),
 		ownNot: []string{"net/http"}, mustNot: []string{"github.com/dop251/goja", "github.com/evanw/esbuild"}},
+	// runtime/runtimetest runs scripts in tests over a real store.
+	"runtime/runtimetest": {mayImport: may("runtime", "files", "files/driver", "engine", "content/...", "formats", "ops", "auth", "internal/keyrows", "prompts", "internal/signing"),
+		mustNot: []string{"github.com/dop251/goja", "github.com/yuin/gopher-lua"}},
 	// runtime/lint runs ESLint's rules in goja: no files, no doors.
 	"runtime/lint": {ownNot: []string{"net/http", "os"}},
 	// runtime/lint/genbundle rebuilds ESLint's bundle (go generate).

@@ -1,9 +1,11 @@
 package js
 
 import (
-	"convfiles/runtime"
 	"fmt"
 	"testing"
+
+	"convfiles/runtime"
+	"convfiles/runtime/runtimetest"
 )
 
 // TestGuardedCompilersBehaveAsTheLanguageSays: the wrapped eval and
@@ -12,9 +14,9 @@ import (
 // function's constructor.
 func TestGuardedCompilersBehaveAsTheLanguageSays(t *testing.T) {
 	for _, contained := range []bool{false, true} {
-		e := newEnv(t, runtime.Config{Contained: contained})
+		e := runtimetest.NewEnv(t, runtime.Config{Contained: contained})
 		var got []any
-		e.ok("c", `
+		e.OK("c", `
 var g = "global";
 function local() { var g = "local"; return eval("g"); }
 class Sub extends Function {}

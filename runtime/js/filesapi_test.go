@@ -1,23 +1,25 @@
 package js
 
 import (
-	"convfiles/runtime"
 	"encoding/json"
 	"strings"
 	"testing"
 	"time"
+
+	"convfiles/runtime"
+	"convfiles/runtime/runtimetest"
 )
 
 // TestFilesTier1: seed 004's generic file management from a script.
 func TestFilesTier1(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	var got struct {
 		Created, Copied, Renamed map[string]string
 		Names                    []string
 		Info                     map[string]any
 		Dup, BadPattern          string
 	}
-	rep := e.ok("t1", `
+	rep := e.OK("t1", `
 const created = files.create("notes/todo.md");
 files.writeText(created.id, "# To do\n- one\n");
 let dup = ""; try { files.create("notes/todo.md") } catch (e) { dup = e.name }
@@ -40,7 +42,7 @@ files.delete("notes/todo.md");
 
 // TestFilesTier2: line-based text access without loading whole files.
 func TestFilesTier2(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	var got struct {
 		Range    map[string]any
 		Count    int
@@ -53,7 +55,7 @@ func TestFilesTier2(t *testing.T) {
 		}
 		BadPattern string
 	}
-	e.ok("t2", `
+	e.OK("t2", `
 let csv = "id,amount\n";
 for (let i = 1; i <= 10000; i++) csv += i + "," + (i * 3) + "\n";
 files.writeText("data.csv", csv);
@@ -81,12 +83,12 @@ let badPattern = ""; try { files.searchText("data.csv", "(?=x)") } catch (e) { b
 }
 
 func TestFilesRawBytes(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	var got struct {
 		Head, Tail, All string
 		Size            int
 	}
-	e.ok("raw", `
+	e.OK("raw", `
 files.writeBytes("blob.bin", 0, "AAECAw==");        // 00 01 02 03
 files.appendBytes("blob.bin", "BAU=");              // 04 05
 const size = files.writeBytes("blob.bin", 8, "/w==").size; // ff at 8, zeros between
@@ -102,12 +104,12 @@ const size = files.writeBytes("blob.bin", 8, "/w==").size; // ff at 8, zeros bet
 func TestReadTextSaysWhereToGoOn(t *testing.T) {
 	// 34 MiB of JS strings take 3.5–5 s under the race detector on a
 	// loaded machine: the default 5 s timeout is what this test is not about.
-	e := newEnv(t, runtime.Config{Timeout: time.Minute})
+	e := runtimetest.NewEnv(t, runtime.Config{Timeout: time.Minute})
 	var got struct {
 		Len, RestLen, Next, Total int
 		Truncated, RestWhole      bool
 	}
-	e.ok("c1", `
+	e.OK("c1", `
 const line = "y".repeat(1023) + "\n";
 files.writeText("huge.txt", line.repeat(17 * 1024));
 const first = files.readText("huge.txt");
@@ -123,13 +125,13 @@ const rest = files.readText("huge.txt", {startLine: first.nextStartLine});
 // limit files, and the array says how many match and where the next page
 // starts; the last page says no more.
 func TestListsComeAPageAtATime(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	var got struct {
 		First, Second       []string
 		Total, Next, LTotal int
 		LNext, AfterLast    any
 	}
-	e.ok("c1", `
+	e.OK("c1", `
 for (const n of ["a.txt", "b.txt", "c.txt"]) files.writeText(n, n);
 const first = files.list(null, {limit: 2}), second = files.list(null, {limit: 2, offset: first.next_offset});
 const l = list_files("*.txt", {limit: 1});

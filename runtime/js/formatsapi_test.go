@@ -6,20 +6,21 @@ import (
 
 	"convfiles/internal/storetest"
 	"convfiles/runtime"
+	"convfiles/runtime/runtimetest"
 )
 
 // upload copies content samples into conversation conv.
-func (e *env) upload(conv string, names ...string) {
-	e.t.Helper()
-	storetest.PutSamples(e.t, e.store, conv, names...)
+func upload(e *runtimetest.Env, conv string, names ...string) {
+	e.T.Helper()
+	storetest.PutSamples(e.T, e.Store, conv, names...)
 }
 
 // TestFormatHelpers: the format namespaces take seed 004's positional
 // arguments and camelCase options, answer in camelCase, report the files
 // they write, and throw errors that say what was wrong.
 func TestFormatHelpers(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
-	e.upload("fmt", "budget.xlsx", "form.pdf", "sample.png")
+	e := runtimetest.NewEnv(t, runtime.Config{})
+	upload(e, "fmt", "budget.xlsx", "form.pdf", "sample.png")
 	var got struct {
 		Summary struct {
 			Rows    int
@@ -40,7 +41,7 @@ func TestFormatHelpers(t *testing.T) {
 		Typed   string
 		Missing string
 	}
-	rep := e.ok("fmt", `
+	rep := e.OK("fmt", `
 files.spreadsheet.setFormat("budget.xlsx", "Budget", "D2:D5", {numberFormat: "$#,##0.00"});
 const summary = files.spreadsheet.getSheetSummary("budget.xlsx", "Budget", {samples: 2});
 const cell = files.spreadsheet.readCell("budget.xlsx", "Budget", "D5");

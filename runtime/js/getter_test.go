@@ -2,9 +2,10 @@ package js
 
 import (
 	"context"
-	"convfiles/runtime"
 	"strings"
 	"testing"
+
+	"convfiles/runtime"
 )
 
 // TestAThrowingGetterInTheResultIsTheScripts: a result whose getter

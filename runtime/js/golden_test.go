@@ -1,12 +1,14 @@
 package js
 
 import (
-	"convfiles/runtime"
 	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"convfiles/runtime"
+	"convfiles/runtime/runtimetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -15,15 +17,15 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // MCP clients parse: field names, order, and how each kind of entry looks.
 // Regenerate with: go test ./runtime -run Golden -update
 func TestReportGolden(t *testing.T) {
-	e := newEnv(t, runtime.Config{MaxLogLines: 3})
-	rep, _ := e.run("golden", `
+	e := runtimetest.NewEnv(t, runtime.Config{MaxLogLines: 3})
+	rep, _ := e.Run("golden", `
 write_file("kept.csv", "a,b\n1,2\n");
 write_file("gone.txt", "x");
 delete_file("gone.txt");
 for (let i = 0; i < 5; i++) console.log("line", i, {i});
 console.warn("careful");
 ({rows: 1, names: list_files().map(f => f.name)})`)
-	failed, _ := e.run("golden", "let x = 1;\nnull.boom;")
+	failed, _ := e.Run("golden", "let x = 1;\nnull.boom;")
 	got, err := json.MarshalIndent(map[string]*runtime.Report{"ok": rep, "failed": failed}, "", "  ")
 	if err != nil {
 		t.Fatal(err)

@@ -9,15 +9,16 @@ import (
 
 	"convfiles/internal/samples"
 	"convfiles/runtime"
+	"convfiles/runtime/runtimetest"
 )
 
 func TestWriteFileAcceptsEveryContentShape(t *testing.T) {
 	pdf := samples.Read(t, "sample.pdf")
-	e := newEnv(t, runtime.Config{})
-	sp, _ := e.store.Space("shapes")
+	e := runtimetest.NewEnv(t, runtime.Config{})
+	sp, _ := e.Store.Space("shapes")
 	defer sp.Close()
 	sp.WriteBytes(context.Background(), "in.pdf", pdf, writeOpts)
-	e.ok("shapes", `
+	e.OK("shapes", `
 write_file("bytes.bin", new Uint8Array([0, 1, 2, 255]));
 write_file("buffer.bin", new Uint8Array([9, 8, 7]).buffer);
 write_file("view.bin", new Uint8Array([1, 2, 3, 4, 5]).subarray(1, 3));
@@ -57,9 +58,9 @@ write_file("empty.txt", "");
 }
 
 func TestWriteFileRefusesMissingContent(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	var got []string
-	e.ok("c", `
+	e.OK("c", `
 const out = [];
 for (const args of [[], ["a.txt"], ["a.txt", null], [42, "x"], [{}, "x"]]) {
   try { write_file(...args); out.push("ok") } catch (e) { out.push(e.name + ": " + e.message) }
@@ -74,8 +75,8 @@ out`, &got)
 
 func TestReadFileTypes(t *testing.T) {
 	pdf := samples.Read(t, "sample.pdf")
-	e := newEnv(t, runtime.Config{})
-	sp, _ := e.store.Space("r")
+	e := runtimetest.NewEnv(t, runtime.Config{})
+	sp, _ := e.Store.Space("r")
 	defer sp.Close()
 	sp.WriteBytes(context.Background(), "doc.pdf", pdf, writeOpts)
 	sp.WriteBytes(context.Background(), "blob.bin", []byte{0, 1, 2, 3}, writeOpts)
@@ -91,7 +92,7 @@ func TestReadFileTypes(t *testing.T) {
 			JSON            string
 		}
 	}
-	e.ok("r", `
+	e.OK("r", `
 const p = read_file("doc.pdf"), b = read_file("blob.bin");
 ({pdf: {type: p.type, pages: p.pages, text: p.text, str: p.get_str()},
   bin: {type: b.type, str: b.get_str(), data: b.data, json: JSON.stringify(b)}})`, &got)
@@ -107,13 +108,13 @@ const p = read_file("doc.pdf"), b = read_file("blob.bin");
 }
 
 func TestListDeleteInfoAndFilesTouched(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	var got struct {
 		All, CSV, Sub []string
 		Info          map[string]any
 		Missing       string
 	}
-	rep := e.ok("l", `
+	rep := e.OK("l", `
 write_file("a.csv", "x,y\n1,2\n");
 write_file("sub/b.csv", "x\n");
 write_file("sub/c.json", {});
@@ -144,12 +145,12 @@ try { delete_file("gone.txt") } catch (e) { missing = e.name }
 }
 
 func TestByteCapIsCatchableAndNothingHalfWritten(t *testing.T) {
-	e := newEnv(t, runtime.Config{MaxExecutionBytes: 1000})
+	e := runtimetest.NewEnv(t, runtime.Config{MaxExecutionBytes: 1000})
 	var got struct {
 		Name, Message string
 		Exists        bool
 	}
-	e.ok("cap", `
+	e.OK("cap", `
 write_file("small.txt", "x".repeat(600));
 let r = {};
 try { write_file("big.txt", "y".repeat(600)) } catch (e) { r = {name: e.name, message: e.message} }
@@ -161,7 +162,7 @@ r`, &got)
 }
 
 func TestResultsAndErrors(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	tests := []struct{ src, result, errType, errFrag string }{
 		{`1 + 2`, `3`, "", ""},
 		{`const x = {a: [1, 2]}; return x;`, `{"a":[1,2]}`, "", ""},
@@ -173,7 +174,7 @@ func TestResultsAndErrors(t *testing.T) {
 		{`const o = {}; o.self = o; o`, ``, runtime.TypeExecution, "cannot be turned into JSON"},
 	}
 	for _, tt := range tests {
-		rep, err := e.run("res", tt.src)
+		rep, err := e.Run("res", tt.src)
 		if tt.errType == "" {
 			if err != nil || string(rep.Result) != tt.result {
 				t.Errorf("%q: result %s, err %v; want %s", tt.src, rep.Result, err, tt.result)
@@ -184,7 +185,7 @@ func TestResultsAndErrors(t *testing.T) {
 			t.Errorf("%q: error %+v, want %s mentioning %q", tt.src, rep.Error, tt.errType, tt.errFrag)
 		}
 	}
-	rep, _ := e.run("res", "let a = 1;\nlet b = 2;\nthrow new Error('boom');")
+	rep, _ := e.Run("res", "let a = 1;\nlet b = 2;\nthrow new Error('boom');")
 	if !strings.Contains(rep.Error.Stack, "script.js:3") {
 		t.Errorf("stack %q does not point at line 3", rep.Error.Stack)
 	}
@@ -205,10 +206,10 @@ func TestNoConversationMeansNoFiles(t *testing.T) {
 }
 
 func TestNothingSurvivesBetweenRuns(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
-	e.ok("fresh", `globalThis.leak = 1; String.prototype.evil = 1; write_file = null; 0`, nil)
+	e := runtimetest.NewEnv(t, runtime.Config{})
+	e.OK("fresh", `globalThis.leak = 1; String.prototype.evil = 1; write_file = null; 0`, nil)
 	var got []string
-	e.ok("fresh", `[typeof leak, typeof "".evil, typeof write_file]`, &got)
+	e.OK("fresh", `[typeof leak, typeof "".evil, typeof write_file]`, &got)
 	if strings.Join(got, ",") != "undefined,undefined,function" {
 		t.Fatalf("state leaked between runs: %v", got)
 	}
@@ -219,9 +220,9 @@ func TestNothingSurvivesBetweenRuns(t *testing.T) {
 // in, typeof, globalThis lookups, shadowing, assignment and, once used,
 // delete behave as for any global.
 func TestHelpersAreGlobalsFromTheStart(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	var got []any
-	e.ok("lazy", `
+	e.OK("lazy", `
 const seen = ["write_file" in globalThis, typeof read_file, typeof globalThis.console.log, typeof setTimeout];
 list_files = 5;
 const assigned = list_files;
@@ -241,9 +242,9 @@ var print = "shadowed";
 // its other errors are Errors with their names, and a script that broke a
 // constructor still gets a named error.
 func TestHelperErrorsAreRealErrors(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	var got []any
-	e.ok("errs", `
+	e.OK("errs", `
 const out = [];
 try { write_file(1, "x") } catch (e) { out.push(e instanceof TypeError, e.name) }
 try { read_file("missing.txt") } catch (e) { out.push(e instanceof Error, e.name) }

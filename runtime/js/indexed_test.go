@@ -8,17 +8,15 @@ import (
 	"convfiles/engine"
 	"convfiles/internal/storetest"
 	"convfiles/runtime"
+	"convfiles/runtime/runtimetest"
 )
 
 // newIndexedEnv is newEnv over a Store with a metadata index, as the
 // server runs it: files have IDs and versions.
-func newIndexedEnv(t *testing.T, cfg runtime.Config) *env {
+func newIndexedEnv(t *testing.T, cfg runtime.Config) *runtimetest.Env {
 	t.Helper()
 	store, _ := storetest.Open(t, filepath.Join(t.TempDir(), "files"), engine.Options{})
-	if cfg.Link == nil {
-		cfg.Link = func(conv, name string) string { return "http://127.0.0.1:8080/files/" + conv + "/" + name }
-	}
-	return &env{t: t, store: store, runner: runtime.New(cfg)}
+	return runtimetest.With(t, store, cfg)
 }
 
 // TestFilesByIDWithAnIndex: with an index, files.* hand out UUIDs that
@@ -31,7 +29,7 @@ func TestFilesByIDWithAnIndex(t *testing.T) {
 		Text                   map[string]any
 		Other                  string
 	}
-	e.ok("c1", `
+	e.OK("c1", `
 const created = files.create("notes.md");
 files.writeText(created.id, "# one\ntwo\n");
 const renamed = files.rename(created.id, "archive/notes.md");
@@ -48,7 +46,7 @@ const renamed = files.rename(created.id, "archive/notes.md");
 		t.Fatalf("list %v text %v", got.Listed, got.Text)
 	}
 	// Another conversation cannot reach the file by its ID.
-	rep, err := e.run("c2", `files.readText("`+id+`")`)
+	rep, err := e.Run("c2", `files.readText("`+id+`")`)
 	if err == nil {
 		t.Fatalf("another conversation read the file by ID: %s", rep.Result)
 	}
@@ -65,7 +63,7 @@ func TestVersionsFromScripts(t *testing.T) {
 		Back     string
 		Bad      string
 	}
-	e.ok("c1", `
+	e.OK("c1", `
 const {id} = files.create("draft.txt");
 files.writeText(id, "first");
 files.writeText(id, "second");

@@ -10,13 +10,14 @@ import (
 
 	"convfiles/files"
 	"convfiles/runtime"
+	"convfiles/runtime/runtimetest"
 )
 
 // toolscript's own cases (seed 001), as JS.
 
 func TestIOExampleFromSeed001(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
-	rep := e.ok("io", `
+	e := runtimetest.NewEnv(t, runtime.Config{})
+	rep := e.OK("io", `
 const data = [{id: 1, name: "Ada", total: 10.5}, {id: 2, name: "Lin", total: 7}];
 const out = io.open("results.csv", "w");
 out.write("id,name,total\n");
@@ -45,9 +46,9 @@ content.length`, nil)
 }
 
 func TestIORejectsHostileNames(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	var got []string
-	e.ok("io", `
+	e.OK("io", `
 const out = [];
 for (const [name, mode] of [["../x", "w"], ["/etc/passwd", "r"], ["a\u0000b", "w"], ["ok.txt", "rw"], ["ok.txt", "r+"]]) {
   try { io.open(name, mode); out.push("opened") } catch (e) { out.push(e.name) }
@@ -59,12 +60,12 @@ out`, &got)
 }
 
 func TestIOByteCapIsCatchableAndNothingHalfWritten(t *testing.T) {
-	e := newEnv(t, runtime.Config{MaxExecutionBytes: 1000})
+	e := runtimetest.NewEnv(t, runtime.Config{MaxExecutionBytes: 1000})
 	var got struct {
 		Name, Message, Content string
 		Closed                 bool
 	}
-	e.ok("cap", `
+	e.OK("cap", `
 io.open("big.txt", "w").write("old content").close();
 const f = io.open("big.txt", "w");
 let r = {};
@@ -78,12 +79,12 @@ r`, &got)
 }
 
 func TestIOHandleCapUseAfterCloseAndFolders(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	var got struct {
 		Cap, AfterClose, RemoveFolder string
 		Types                         []any
 	}
-	e.ok("h", `
+	e.OK("h", `
 write_file("d/inner.txt", "x");
 const hs = [];
 let cap = "";
@@ -107,7 +108,7 @@ try { os.remove("d") } catch (e) { removeFolder = e.name }
 }
 
 func TestIOBinaryRoundTripAndReadFormats(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	var got struct {
 		Same                      bool
 		Len                       int
@@ -118,7 +119,7 @@ func TestIOBinaryRoundTripAndReadFormats(t *testing.T) {
 		Pos                       int
 		Again                     string
 	}
-	e.ok("b", `
+	e.OK("b", `
 const bytes = new Uint8Array(256); for (let i = 0; i < 256; i++) bytes[i] = i;
 io.open("all.bin", "wb").write(bytes).close();
 const back = io.open("all.bin", "rb").read("a");
@@ -140,16 +141,16 @@ r`, &got)
 // saved when the run succeeds, discarded when it fails, and no file
 // descriptor outlives the run.
 func TestIOHandlesClosedAtTheEndOfARun(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	fds := func() int { d, _ := os.ReadDir("/proc/self/fd"); return len(d) }
-	e.ok("end", `write_file("warm.txt", "open the folder once")`, nil)
+	e.OK("end", `write_file("warm.txt", "open the folder once")`, nil)
 	before := fds()
-	e.ok("end", `io.open("kept.txt", "w").write("saved"); io.open("warm.txt", "r"); io.open("app.txt", "a").write("x"); 1`, nil)
-	e.run("end", `io.open("kept.txt", "w").write("lost"); throw new Error("boom")`)
+	e.OK("end", `io.open("kept.txt", "w").write("saved"); io.open("warm.txt", "r"); io.open("app.txt", "a").write("x"); 1`, nil)
+	e.Run("end", `io.open("kept.txt", "w").write("lost"); throw new Error("boom")`)
 	if after := fds(); after != before {
 		t.Fatalf("file descriptors: %d before, %d after", before, after)
 	}
-	sp, _ := e.store.Space("end")
+	sp, _ := e.Store.Space("end")
 	defer sp.Close()
 	f, _, err := sp.Open(context.Background(), "kept.txt")
 	if err != nil {
@@ -161,7 +162,7 @@ func TestIOHandlesClosedAtTheEndOfARun(t *testing.T) {
 	if string(b[:n]) != "saved" {
 		t.Fatalf("kept.txt holds %q", b[:n])
 	}
-	entries, _ := os.ReadDir(filepath.Join(e.store.Dir(), "end"))
+	entries, _ := os.ReadDir(filepath.Join(e.Store.Dir(), "end"))
 	for _, en := range entries {
 		if files.IsReserved(en.Name()) {
 			t.Fatalf("temporary file left: %s", en.Name())
@@ -170,9 +171,9 @@ func TestIOHandlesClosedAtTheEndOfARun(t *testing.T) {
 }
 
 func TestAppendIsReportedAsAppend(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
-	e.ok("a", `write_file("log.txt", "one\n")`, nil)
-	rep := e.ok("a", `const f = io.open("log.txt", "a"); f.write("two\n"); f.close(); io.open("log.txt", "a").write("three\n").close()`, nil)
+	e := runtimetest.NewEnv(t, runtime.Config{})
+	e.OK("a", `write_file("log.txt", "one\n")`, nil)
+	rep := e.OK("a", `const f = io.open("log.txt", "a"); f.write("two\n"); f.close(); io.open("log.txt", "a").write("three\n").close()`, nil)
 	b, _ := json.Marshal(rep.FilesTouched)
 	if string(b) != `[{"name":"log.txt","op":"append","bytes":14,"url":"http://127.0.0.1:8080/files/a/log.txt"}]` {
 		t.Fatalf("files_touched %s", b)
@@ -181,12 +182,12 @@ func TestAppendIsReportedAsAppend(t *testing.T) {
 
 // TestFileSaveFromSeed000 runs seed 000's example with file.save.
 func TestFileSaveFromSeed000(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	var got struct {
 		Path    string
 		Summary struct{ Total, Sum float64 }
 	}
-	rep := e.ok("fs", `
+	rep := e.OK("fs", `
 const data = {items: [{id: "t1", date: "2024-01-02", amount: 12.5, category: "food"}, {id: "t2", date: "2024-01-03", amount: 7.25, category: "travel"}]};
 let csv = "id,date,amount,category\n";
 for (const tx of data.items) csv += tx.id + "," + tx.date + "," + tx.amount.toFixed(2) + "," + tx.category + "\n";
@@ -195,7 +196,7 @@ const summary = {total: data.items.length, sum: 0};
 for (const tx of data.items) summary.sum += tx.amount;
 file.save("summary.json", JSON.stringify(summary));
 ({path, summary})`, &got)
-	want := filepath.Join(e.store.Dir(), "fs", "transactions.csv")
+	want := filepath.Join(e.Store.Dir(), "fs", "transactions.csv")
 	if got.Path != want || got.Summary.Total != 2 || got.Summary.Sum != 19.75 {
 		t.Fatalf("got %+v, path want %s", got, want)
 	}
@@ -205,7 +206,7 @@ file.save("summary.json", JSON.stringify(summary));
 	if len(rep.FilesTouched) != 2 || rep.FilesTouched[1].Name != "summary.json" {
 		t.Fatalf("files_touched %+v", rep.FilesTouched)
 	}
-	sp, _ := e.store.Space("fs2")
+	sp, _ := e.Store.Space("fs2")
 	defer sp.Close()
 	r := runtime.New(runtime.Config{MaxExecutionBytes: 10})
 	rep2, _ := r.Run(context.Background(), runtime.Request{Space: sp, Source: `let m = ""; try { file.save("a.txt", "x".repeat(11)) } catch (e) { m = e.name } m`})

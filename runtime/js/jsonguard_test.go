@@ -1,10 +1,12 @@
 package js
 
 import (
-	"convfiles/runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"convfiles/runtime"
+	"convfiles/runtime/runtimetest"
 )
 
 // TestJSONDepthIsBoundedBeforeWork: JSON too deep to parse or stringify is
@@ -13,9 +15,9 @@ import (
 // run's own result behave as before.
 func TestJSONDepthIsBoundedBeforeWork(t *testing.T) {
 	// The depth bound is under test: the timeout is out of its reach.
-	e := newEnv(t, runtime.Config{Timeout: 5 * time.Minute, MemoryLimit: noGuard})
+	e := runtimetest.NewEnv(t, runtime.Config{Timeout: 5 * time.Minute, MemoryLimit: noGuard})
 	var got []string
-	e.ok("c", `
+	e.OK("c", `
 		const out = [];
 		const tryIt = (f) => { try { out.push(String(f())) } catch (e) { out.push(e.name + ": " + e.message) } };
 		let deep = {}; for (let i = 0; i < 300000; i++) deep = {a: deep};
@@ -34,15 +36,15 @@ func TestJSONDepthIsBoundedBeforeWork(t *testing.T) {
 			t.Errorf("%d: %q, want %q…", i, got[i], w)
 		}
 	}
-	if n := e.runner.Abandoned(); n != 0 {
+	if n := e.Runner.Abandoned(); n != 0 {
 		t.Fatalf("%d runs were abandoned to Go code past their timeout", n)
 	}
-	rep, err := e.run("c", `let o = {}; for (let i = 0; i < 300000; i++) o = {a: o}; o`)
+	rep, err := e.Run("c", `let o = {}; for (let i = 0; i < 300000; i++) o = {a: o}; o`)
 	if err == nil || !strings.Contains(rep.Error.Message, "nests deeper than 5000") {
 		t.Fatalf("a deep result: %v", err)
 	}
 	var res map[string]int
-	e.ok("c", `JSON.stringify = () => "replaced"; ({a: 1})`, &res)
+	e.OK("c", `JSON.stringify = () => "replaced"; ({a: 1})`, &res)
 	if res["a"] != 1 {
 		t.Fatalf("a script's own JSON.stringify made the result: %v", res)
 	}

@@ -1,11 +1,13 @@
 package js
 
 import (
-	"convfiles/runtime"
 	"encoding/json"
 	"strings"
 	"testing"
 	"time"
+
+	"convfiles/runtime"
+	"convfiles/runtime/runtimetest"
 )
 
 // runaway is a script that must be stopped, and how it must end. An empty
@@ -51,11 +53,11 @@ var runaways = []runaway{
 // be interrupted, and on a loaded CI machine the doubling's step that
 // straddles the timeout has ended 5.7 s after it.
 func TestRunawayScriptsEndWithClearErrors(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	for _, tt := range runaways {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
-			rep, err := e.runWithTimeout("limits", tt.src, tt.timeout)
+			rep, err := e.RunWithTimeout("limits", tt.src, tt.timeout)
 			took := time.Since(start)
 			t.Logf("ended after %v (timeout %v): %v", took, tt.timeout, err)
 			if took > tt.timeout+20*time.Second {
@@ -72,9 +74,9 @@ func TestRunawayScriptsEndWithClearErrors(t *testing.T) {
 			case rep.Error.Type != tt.typ || rep.Error.Limit != tt.limit || !strings.Contains(rep.Error.Message, tt.msg):
 				t.Fatalf("got %+v, want %s/%s mentioning %q", rep.Error, tt.typ, tt.limit, tt.msg)
 			}
-			e.runner.Wait() // an abandoned goroutine must not slow the next case
+			e.Runner.Wait() // an abandoned goroutine must not slow the next case
 			var n int
-			e.ok("limits", `1 + 1`, &n)
+			e.OK("limits", `1 + 1`, &n)
 			if n != 2 {
 				t.Fatalf("the next script returned %d", n)
 			}
@@ -85,9 +87,9 @@ func TestRunawayScriptsEndWithClearErrors(t *testing.T) {
 // TestLinearRegexIsNotALimit: a pattern that backtracks catastrophically in
 // engines like V8 runs in linear time here (Go's RE2 engine), so it succeeds.
 func TestLinearRegexIsNotALimit(t *testing.T) {
-	e := newEnv(t, runtime.Config{Timeout: outOfReach})
+	e := runtimetest.NewEnv(t, runtime.Config{Timeout: outOfReach})
 	var matched bool
-	e.ok("re", `/^(a+)+$/.test("a".repeat(100000) + "!")`, &matched)
+	e.OK("re", `/^(a+)+$/.test("a".repeat(100000) + "!")`, &matched)
 	if matched {
 		t.Fatal("matched")
 	}
@@ -95,8 +97,8 @@ func TestLinearRegexIsNotALimit(t *testing.T) {
 
 func TestMillionLogLinesAreCappedWithANote(t *testing.T) {
 	// The log cap is under test: the timeout is out of its reach.
-	e := newEnv(t, runtime.Config{Timeout: 5 * time.Minute})
-	rep := e.ok("logs", `for (let i = 0; i < 1e6; i++) console.log("line", i); "done"`, nil)
+	e := runtimetest.NewEnv(t, runtime.Config{Timeout: 5 * time.Minute})
+	rep := e.OK("logs", `for (let i = 0; i < 1e6; i++) console.log("line", i); "done"`, nil)
 	if len(rep.Logs) != runtime.DefaultMaxLogLines+1 {
 		t.Fatalf("%d log entries, want %d and a note", len(rep.Logs), runtime.DefaultMaxLogLines)
 	}
@@ -107,8 +109,8 @@ func TestMillionLogLinesAreCappedWithANote(t *testing.T) {
 }
 
 func TestResultSizeLimit(t *testing.T) {
-	e := newEnv(t, runtime.Config{MaxResultBytes: 1000})
-	rep, err := e.run("r", `"x".repeat(2000)`)
+	e := runtimetest.NewEnv(t, runtime.Config{MaxResultBytes: 1000})
+	rep, err := e.Run("r", `"x".repeat(2000)`)
 	if err == nil || rep.Error.Limit != "result_size" || !strings.Contains(rep.Error.Message, "write large output to a file") {
 		t.Fatalf("got %v", err)
 	}
@@ -117,9 +119,9 @@ func TestResultSizeLimit(t *testing.T) {
 // TestGuardedConstructorsBehaveAsBuiltins: the size guards must not change
 // what scripts can observe of Array, ArrayBuffer and the typed arrays.
 func TestGuardedConstructorsBehaveAsBuiltins(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	var got []bool
-	e.ok("g", `
+	e.OK("g", `
 class Stack extends Array { top() { return this[this.length - 1] } }
 const s = new Stack(); s.push(1, 2);
 const u = new Uint8Array([1, 2, 3]);
@@ -142,9 +144,9 @@ const u = new Uint8Array([1, 2, 3]);
 }
 
 func TestReadFileSizeCapAndLogByteCap(t *testing.T) {
-	e := newEnv(t, runtime.Config{MaxReadBytes: 100, MaxLogBytes: 50})
+	e := runtimetest.NewEnv(t, runtime.Config{MaxReadBytes: 100, MaxLogBytes: 50})
 	var got struct{ Name, Message string }
-	rep := e.ok("caps", `
+	rep := e.OK("caps", `
 write_file("big.txt", "x".repeat(101));
 write_file("ok.txt", "x".repeat(100));
 read_file("ok.txt");
@@ -166,9 +168,9 @@ r`, &got)
 // TestLazyDialectGlobals: io, os, file and files are built on first use,
 // behave as ordinary globals, and can be replaced.
 func TestLazyDialectGlobals(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	var got []any
-	e.ok("lazy", `
+	e.OK("lazy", `
 const first = io, again = io;
 const kinds = [typeof io.open, typeof os.remove, typeof file.save, typeof files.readText, first === again,
   Object.keys(globalThis).includes("files")];

@@ -2,7 +2,6 @@ package js
 
 import (
 	"context"
-	"convfiles/runtime"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"convfiles/runtime"
+	"convfiles/runtime/runtimetest"
 )
 
 // nestingBombs are sources that nest past MaxNesting in each way a parser
@@ -66,9 +68,9 @@ func TestRuntimeCompilersCheckNesting(t *testing.T) {
 // kernel but still checks code compiled at run time, whose parser would
 // otherwise take the worker down for 60 bytes of script.
 func runtimeCompilersCheckNesting(t *testing.T, contained bool) {
-	e := newEnv(t, runtime.Config{MemoryLimit: noGuard, Contained: contained, Timeout: 5 * time.Minute})
+	e := runtimetest.NewEnv(t, runtime.Config{MemoryLimit: noGuard, Contained: contained, Timeout: 5 * time.Minute})
 	var got []string
-	e.ok("c", `
+	e.OK("c", `
 		const bomb = "x=" + "[".repeat(1e6) + "]".repeat(1e6);
 		const out = [];
 		for (const f of [
@@ -91,7 +93,7 @@ func runtimeCompilersCheckNesting(t *testing.T, contained bool) {
 		t.Errorf("a huge eval: %s", got[5])
 	}
 	var ok []any
-	e.ok("c", `[
+	e.OK("c", `[
 		eval("1 + 1"),
 		Function("a", "b", "return a * b")(3, 4),
 		new Function("return this === undefined || typeof this === 'object'")(),
@@ -114,7 +116,7 @@ func runtimeCompilersCheckNesting(t *testing.T, contained bool) {
 			try { f(); out.push("ran") } catch (e) { out.push(e.name) }
 		}
 		out`
-	e.ok("c", lateSrc, &late)
+	e.OK("c", lateSrc, &late)
 	if mayReachGenerators(lateSrc) {
 		t.Fatal("the test's script names generator or async syntax itself")
 	}
@@ -149,9 +151,9 @@ func TestOrdinaryCodeIsNotRefused(t *testing.T) {
 	if err := checkNesting(src, MaxNesting); err != nil {
 		t.Fatal(err)
 	}
-	e := newEnv(t, runtime.Config{Timeout: 30 * time.Second, MemoryLimit: noGuard})
+	e := runtimetest.NewEnv(t, runtime.Config{Timeout: 30 * time.Second, MemoryLimit: noGuard})
 	var got []any
-	e.ok("c", src, &got)
+	e.OK("c", src, &got)
 	if fmt.Sprint(got) != "[true 6 true true a b c (]" {
 		t.Fatalf("ran to %v", got)
 	}
@@ -165,13 +167,13 @@ func TestEvalNeverOpensSourceMapFiles(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e := newEnv(t, runtime.Config{MemoryLimit: noGuard})
+	e := runtimetest.NewEnv(t, runtime.Config{MemoryLimit: noGuard})
 	for _, src := range []string{
 		`eval("1 + 1\n//# sourceMappingURL=` + fifo + `")`,
 		`Function("return 2\n//# sourceMappingURL=` + fifo + `")()`,
 		`eval("3\n//# sourceMappingURL=/dev/zero")`,
 	} {
-		rep, err := e.runWithTimeout("c", src, 3*time.Second)
+		rep, err := e.RunWithTimeout("c", src, 3*time.Second)
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}

@@ -2,10 +2,11 @@ package js
 
 import (
 	"context"
-	"convfiles/runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"convfiles/runtime"
 )
 
 // TestTimersRunUntilTheLoopIsIdle: callbacks run in due order (ties in

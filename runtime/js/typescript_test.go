@@ -2,7 +2,6 @@ package js
 
 import (
 	"context"
-	"convfiles/runtime"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"convfiles/runtime"
 )
 
 func runTS(t *testing.T, r *runtime.Runner, src string) (*runtime.Report, error) {

@@ -2,13 +2,14 @@ package js
 
 import (
 	"context"
-	"convfiles/runtime"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+
+	"convfiles/runtime"
 )
 
 // TestWebPlatformGlobals: what helpers hand out (base64, bytes) can be

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"convfiles/runtime"
+	"convfiles/runtime/runtimetest"
 )
 
 // The file.save tests of code-mcp (seed 000: src/runtime/sandbox.rs,
@@ -22,9 +23,9 @@ import (
 // returns the report, its error and the folder file.save writes into.
 func codeMCPRun(t *testing.T, cfg runtime.Config, src string) (*runtime.Report, error, string) {
 	t.Helper()
-	e := newEnv(t, cfg)
-	rep, err := e.luaRun("out", src, nil)
-	return rep, err, filepath.Join(e.store.Dir(), "out")
+	e := runtimetest.NewEnv(t, cfg)
+	rep, err := luaRun(e, "out", src, nil)
+	return rep, err, filepath.Join(e.Store.Dir(), "out")
 }
 
 func readOut(t *testing.T, dir, name string) string {

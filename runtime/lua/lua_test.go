@@ -13,6 +13,7 @@ import (
 
 	"convfiles/internal/docs"
 	"convfiles/runtime"
+	"convfiles/runtime/runtimetest"
 )
 
 // seedLuaExample returns the Lua example of a seed document, copied
@@ -41,8 +42,8 @@ end }
 func TestSeedLuaExamplesRunUnchanged(t *testing.T) {
 	code := []string{seedLuaExample(t, "000")}
 	io := []string{seedLuaExample(t, "001")}
-	e := newEnv(t, runtime.Config{})
-	rep, err := e.luaRun("seed000", sdkStub+code[0], nil)
+	e := runtimetest.NewEnv(t, runtime.Config{})
+	rep, err := luaRun(e, "seed000", sdkStub+code[0], nil)
 	if err != nil {
 		t.Fatalf("seed 000: %v", err)
 	}
@@ -51,7 +52,7 @@ func TestSeedLuaExamplesRunUnchanged(t *testing.T) {
 	if summary.Total != 3 || summary.Sum != 9 {
 		t.Fatalf("seed 000 result %s", rep.Result)
 	}
-	sp, _ := e.store.Space("seed000")
+	sp, _ := e.Store.Space("seed000")
 	csv, _, err := sp.ReadFile(context.Background(), "transactions.csv", 1<<20)
 	sp.Close()
 	if err != nil || !strings.HasPrefix(string(csv), "id,date,amount,category\nt1,2026-01-01,1.50,food\n") {
@@ -60,7 +61,7 @@ func TestSeedLuaExamplesRunUnchanged(t *testing.T) {
 	data := `data = { { id = 1, name = "Ada", total = 10.5 }, { id = 2, name = "Lin", total = 7 } }
 io.open("temp.txt", "w"):write("scratch"):close()
 `
-	rep, err = e.luaRun("seed001", data+io[0], nil)
+	rep, err = luaRun(e, "seed001", data+io[0], nil)
 	if err != nil {
 		t.Fatalf("seed 001: %v", err)
 	}
@@ -79,7 +80,7 @@ io.open("temp.txt", "w"):write("scratch"):close()
 func TestLuaLimits(t *testing.T) {
 	// Only the loop's case checks the timeout: the others have one out
 	// of their reach, so a slow machine never has it fire first.
-	loop, e := newEnv(t, runtime.Config{Timeout: 300 * time.Millisecond}), newEnv(t, runtime.Config{Timeout: 5 * time.Minute})
+	loop, e := runtimetest.NewEnv(t, runtime.Config{Timeout: 300 * time.Millisecond}), runtimetest.NewEnv(t, runtime.Config{Timeout: 5 * time.Minute})
 	for _, tc := range []struct{ name, src, typ, want string }{
 		{"endless loop", `while true do end`, runtime.TypeTimeout, "timeout"},
 		{"deep recursion", `local function f(n) return f(n + 1) + 1 end return f(1)`, runtime.TypeLimit, "nested calls too deeply"},
@@ -95,7 +96,7 @@ func TestLuaLimits(t *testing.T) {
 		if tc.typ == runtime.TypeTimeout {
 			env = loop
 		}
-		rep, err := env.luaRun("limits", tc.src, nil)
+		rep, err := luaRun(env, "limits", tc.src, nil)
 		var se *runtime.ScriptError
 		if err == nil || rep.Error == nil {
 			t.Errorf("%s: no error, result %s", tc.name, rep.Result)
@@ -111,7 +112,7 @@ func TestLuaLimits(t *testing.T) {
 // TestLuauConstructsAreNamed: Luau syntax that Lua 5.1 lacks is refused
 // with a message naming the construct and its line.
 func TestLuauConstructsAreNamed(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	for _, tc := range []struct{ src, want string }{
 		{"local n = 1\nn += 1\nreturn n", "line 2 uses a compound assignment"},
 		{"local s = \"x\"\ns ..= \"y\"", "line 2 uses a compound assignment"},
@@ -122,7 +123,7 @@ func TestLuauConstructsAreNamed(t *testing.T) {
 		{"type Point = { x: number }", "line 1 uses a type declaration"},
 		{"local v = if true then 1 else 2", "line 1 uses an if … then … else expression"},
 	} {
-		rep, err := e.luaRun("luau", tc.src, nil)
+		rep, err := luaRun(e, "luau", tc.src, nil)
 		if err == nil || rep.Error.Type != runtime.TypeSyntax || !strings.Contains(rep.Error.Message, tc.want) {
 			t.Errorf("%q: %v; want a SyntaxError saying %q", tc.src, err, tc.want)
 		}
@@ -131,8 +132,8 @@ func TestLuauConstructsAreNamed(t *testing.T) {
 
 // TestLuaSABREAndJSON: SABRE's helpers and code-mcp's json in Lua.
 func TestLuaSABREAndJSON(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
-	rep, err := e.luaRun("sabre", `
+	e := runtimetest.NewEnv(t, runtime.Config{})
+	rep, err := luaRun(e, "sabre", `
 local url = write_file("data.json", { name = "Ada", tags = { "a", "b" } })
 local c = read_file("data.json")
 local back = json.decode(c:get_str())
@@ -164,9 +165,9 @@ func TestReadmeLuaExample(t *testing.T) {
 	if len(blocks) == 0 {
 		t.Fatal("no Lua example in the README")
 	}
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	for _, m := range blocks {
-		rep, err := e.luaRun("readme-lua", m[1], nil)
+		rep, err := luaRun(e, "readme-lua", m[1], nil)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, m[1])
 		}
@@ -181,20 +182,20 @@ func TestReadmeLuaExample(t *testing.T) {
 // refuses one that leaves the conversation, is absolute (outside a read
 // root) or holds a NUL, and nothing lands outside the conversation.
 func TestLuaHelpersRefuseHostileNames(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
+	e := runtimetest.NewEnv(t, runtime.Config{})
 	for _, call := range []string{`write_file(%s, "x")`, `file.save(%s, "x")`, `read_file(%s)`, `delete_file(%s)`,
 		`file_info(%s)`, `io.lines(%s)`, `io.open(%s, "w")`, `io.list(%s)`, `os.remove(%s)`,
 		`files.writeText(%s, "x")`, `files.readText(%s)`, `files.create(%s)`, `files.copy("a.txt", %s)`} {
 		// Lua literals: \0 is a NUL in Lua source.
 		for _, name := range []string{`"../escape.txt"`, `"/etc/passwd"`, `"a\0b.txt"`, `"sub/../../x.txt"`} {
 			src := "return " + fmt.Sprintf(call, name)
-			rep, err := e.luaRun("hostile-lua", src, nil)
+			rep, err := luaRun(e, "hostile-lua", src, nil)
 			if err == nil || rep.Error.Type != runtime.TypeExecution || !regexp.MustCompile(`ValidationError|PermissionError|FileNotFoundError`).MatchString(rep.Error.Message) {
 				t.Errorf("%s: %v; want a refusal", src, err)
 			}
 		}
 	}
-	root := filepath.Dir(e.store.Dir())
+	root := filepath.Dir(e.Store.Dir())
 	if _, err := os.Stat(filepath.Join(root, "escape.txt")); err == nil {
 		t.Fatal("a Lua helper wrote outside the store")
 	}

@@ -8,23 +8,24 @@ import (
 
 	"convfiles/files"
 	"convfiles/runtime"
+	"convfiles/runtime/runtimetest"
 )
 
 // luaRun runs a Lua script in conversation conv, after writing the given
 // files there, and returns the report and error.
-func (e *env) luaRun(conv, src string, seed map[string]string) (*runtime.Report, error) {
-	e.t.Helper()
-	sp, err := e.store.Space(conv)
+func luaRun(e *runtimetest.Env, conv, src string, seed map[string]string) (*runtime.Report, error) {
+	e.T.Helper()
+	sp, err := e.Store.Space(conv)
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	defer sp.Close()
 	for name, body := range seed {
 		if _, err := sp.WriteBytes(context.Background(), name, []byte(body), files.WriteOptions{}); err != nil {
-			e.t.Fatal(err)
+			e.T.Fatal(err)
 		}
 	}
-	return e.runner.Run(context.Background(), runtime.Request{Source: src, Space: sp, Language: runtime.Lua})
+	return e.Runner.Run(context.Background(), runtime.Request{Source: src, Space: sp, Language: runtime.Lua})
 }
 
 // toolscriptCases are the tests of toolscript's sandboxed io library
@@ -151,8 +152,8 @@ var toolscriptCases = []struct {
 func TestToolscriptIOCasesVerbatim(t *testing.T) {
 	for _, tc := range toolscriptCases {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, runtime.Config{})
-			rep, err := e.luaRun("ts", tc.src, tc.seed)
+			e := runtimetest.NewEnv(t, runtime.Config{})
+			rep, err := luaRun(e, "ts", tc.src, tc.seed)
 			if tc.fails != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.fails) {
 					t.Fatalf("got %v (result %s); want an error containing %q", err, rep.Result, tc.fails)
@@ -185,8 +186,8 @@ func mustJSON(t *testing.T, v any) []byte {
 // verbatim (the two chunks of the write-limit case run as one execution,
 // which is what its shared context stood for).
 func TestToolscriptIOLimitsAndFinalState(t *testing.T) {
-	e := newEnv(t, runtime.Config{MaxExecutionBytes: 10})
-	_, err := e.luaRun("limit", `
+	e := runtimetest.NewEnv(t, runtime.Config{MaxExecutionBytes: 10})
+	_, err := luaRun(e, "limit", `
             local f = io.open("a.txt", "w")
             f:write("hello")
             f:close()
@@ -197,8 +198,8 @@ func TestToolscriptIOLimitsAndFinalState(t *testing.T) {
 		t.Fatalf("enforces_write_limit: %v", err)
 	}
 
-	e = newEnv(t, runtime.Config{})
-	_, err = e.luaRun("handles", `
+	e = runtimetest.NewEnv(t, runtime.Config{})
+	_, err = luaRun(e, "handles", `
             local kept = {}
             for i = 1, 64 do kept[i] = io.open("x.txt", "r") end
                 local f2 = io.open("x.txt", "r")`, map[string]string{"x.txt": "data"})
@@ -206,14 +207,14 @@ func TestToolscriptIOLimitsAndFinalState(t *testing.T) {
 		t.Fatalf("enforces_handle_limit: %v", err)
 	}
 
-	rep, err := e.luaRun("state", `
+	rep, err := luaRun(e, "state", `
             local f = io.open("state.txt", "w")
             f:write("some data")
             f:close()`, nil)
 	if b, _ := json.Marshal(rep.FilesTouched); err != nil || !strings.HasPrefix(string(b), `[{"name":"state.txt","op":"write","bytes":9`) {
 		t.Fatalf("collect_final_state: %s %v", b, err)
 	}
-	rep, err = e.luaRun("del", `
+	rep, err = luaRun(e, "del", `
             local f = io.open("del.txt", "w")
             f:write("temporary")
             f:close()
@@ -223,13 +224,13 @@ func TestToolscriptIOLimitsAndFinalState(t *testing.T) {
 	}
 	// handle_cleanup_on_drop: a handle the script never closed is closed
 	// when the run ends (here a success, so its content is kept).
-	if _, err := e.luaRun("leak", `
+	if _, err := luaRun(e, "leak", `
             local f = io.open("leak.txt", "w")
             f:write("data")
             -- deliberately NOT calling f:close()`, nil); err != nil {
 		t.Fatal(err)
 	}
-	sp, _ := e.store.Space("leak")
+	sp, _ := e.Store.Space("leak")
 	defer sp.Close()
 	if b, _, err := sp.ReadFile(context.Background(), "leak.txt", 100); err != nil || string(b) != "data" {
 		t.Fatalf("handle_cleanup_on_drop: %q %v", b, err)

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"convfiles/runtime"
+	"convfiles/runtime/runtimetest"
 )
 
 // TestLuaFilesTables: seed 004's files.* from Lua, the same operations
 // as TestFilesTier1 and TestFilesTier2 run in JS, with Lua values.
 func TestLuaFilesTables(t *testing.T) {
-	e := newEnv(t, runtime.Config{})
-	rep, err := e.luaRun("lf", `
+	e := runtimetest.NewEnv(t, runtime.Config{})
+	rep, err := luaRun(e, "lf", `
 local created = files.create("notes/todo.md")
 files.writeText(created.id, "# To do\n- one\n")
 local okDup, dup = pcall(files.create, "notes/todo.md")

@@ -13,6 +13,7 @@ import (
 	"convfiles/engine"
 	"convfiles/internal/docs"
 	"convfiles/runtime"
+	"convfiles/runtime/runtimetest"
 )
 
 // The tests of SABRE's tests/test_file_io.py (seed 003), ported case by
@@ -31,17 +32,17 @@ type sabreCase struct {
 // read roots when given, and decodes its result into out.
 func sabreRun(t *testing.T, lang runtime.Language, conv, src string, roots runtime.ReadRoots, out any) (*runtime.Report, error) {
 	t.Helper()
-	e := newEnv(t, runtime.Config{ReadRoots: roots})
+	e := runtimetest.NewEnv(t, runtime.Config{ReadRoots: roots})
 	req := runtime.Request{Source: src, Language: lang}
 	if conv != "" {
-		sp, err := e.store.Space(conv)
+		sp, err := e.Store.Space(conv)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer sp.Close()
 		req.Space = sp
 	}
-	rep, err := e.runner.Run(context.Background(), req)
+	rep, err := e.Runner.Run(context.Background(), req)
 	if err == nil && out != nil {
 		if jerr := json.Unmarshal(rep.Result, out); jerr != nil {
 			t.Fatalf("result %s: %v", rep.Result, jerr)
