@@ -38,6 +38,9 @@ func ReadPDFText(ctx context.Context, data []byte, pages []int, maxPages int) (P
 	var r *pdf.Reader
 	count := 0
 	err := Guard("the PDF", func() (err error) {
+		if err := checkXrefClaims(data, int64(len(data))+1024); err != nil {
+			return err
+		}
 		if r, err = pdf.NewReader(bytes.NewReader(data), int64(len(data))); err == nil {
 			count = r.NumPage()
 			if count <= maxPages {

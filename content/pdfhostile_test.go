@@ -66,6 +66,35 @@ func TestAParentLoopIsRefused(t *testing.T) {
 	}
 }
 
+// TestAHugeCrossReferenceClaimIsRefused: an xref table that numbers its
+// objects from 99,999,990 made the text library allocate a table of a
+// hundred million entries (3 GB) for a file of a few hundred bytes; the
+// claim is refused before the library reads it, and so are the same
+// claims as an xref stream's /Size and /Index.
+func TestAHugeCrossReferenceClaimIsRefused(t *testing.T) {
+	good := samples.RawPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
+	})
+	if _, err := content.ReadPDFText(context.Background(), good, nil, 50); err != nil {
+		t.Fatalf("the well-formed file: %v", err)
+	}
+	for name, data := range map[string][]byte{
+		"a table subsection": []byte(strings.Replace(string(good), "xref\n0 4", "xref\n99999990 4", 1)),
+		"a stream's /Size":   []byte(strings.Replace(string(good), "/Size 4", "/Size 99999990", 1)),
+		"a stream's /Index":  append(append([]byte{}, good...), "\n<< /Type /XRef /Index [0 5 99999990 4] >>"...),
+	} {
+		if string(data) == string(good) {
+			t.Fatalf("%s: the sample changed shape; the test no longer makes the claim", name)
+		}
+		_, err := content.ReadPDFText(context.Background(), data, nil, 50)
+		if !errors.Is(err, content.ErrDamaged) || !strings.Contains(err.Error(), "claims object") {
+			t.Errorf("%s: %v, want the claim refused as damaged", name, err)
+		}
+	}
+}
+
 // parentLoopPDF is one page whose Pages node names itself as Parent.
 func parentLoopPDF() []byte {
 	ops := "BT /F1 12 Tf 0 0 Td (Hi) Tj ET"
