@@ -82,6 +82,9 @@ func TestAHugeCrossReferenceClaimIsRefused(t *testing.T) {
 	}
 	for name, data := range map[string][]byte{
 		"a table subsection": []byte(strings.Replace(string(good), "xref\n0 4", "xref\n99999990 4", 1)),
+		// The library goes to the table by startxref's offset, whatever
+		// precedes the keyword.
+		"a keyword glued on": []byte(strings.Replace(string(good), "endobj\nxref\n0 4", "endobj\xbaxref\n99999990 4", 1)),
 		// The library reads the table by tokens, not lines.
 		"a header that runs on": []byte(strings.Replace(string(good), "xref\n0 4\n", "xref\n99999990 4 ", 1)),
 		"a stream's /Size":      []byte(strings.Replace(string(good), "/Size 4", "/Size 99999990", 1)),

@@ -82,9 +82,9 @@ func checkXrefClaims(data []byte, maxObjects int64) error {
 		}
 		at := off + i
 		off = at + 4
-		// The keyword starts its line: not startxref, not text that
-		// happens to hold the word.
-		if at > 0 && data[at-1] != '\n' && data[at-1] != '\r' {
+		// Any xref but startxref's: the library goes to the table by
+		// startxref's offset, whatever precedes the keyword.
+		if bytes.HasSuffix(data[:at], []byte("start")) {
 			continue
 		}
 		end := bytes.Index(data[off:], []byte("trailer"))
