@@ -50,7 +50,9 @@ func TestFullDiskIsItsOwnError(t *testing.T) {
 	if e, _ := out["error"].(map[string]any); code != 507 || e["type"] != "StorageFullError" {
 		t.Errorf("REST write on a full disk: %d %s", code, jsonOf(out))
 	}
-	code, out = h.post("/execute", jsonOf(map[string]any{"conversationId": "full", "language": "js",
+	// The script's timeout out of reach: the race detector on a busy
+	// machine may take seconds over 2 MB of base64.
+	code, out = h.post("/execute", jsonOf(map[string]any{"conversationId": "full", "language": "js", "timeout": 120000,
 		"code": `try { files.appendBytes("big.bin", "` + base64.StdEncoding.EncodeToString([]byte(big)) + `"); "written" } catch (e) { e.name + " " + e.kind }`}))
 	if out["result"] != "StorageFullError no_space" {
 		t.Errorf("a script's write on a full disk: %d %s", code, jsonOf(out)[:min(300, len(jsonOf(out)))])
