@@ -105,7 +105,7 @@ func Detect(name string, head []byte, complete bool) (Kind, string) {
 	if i := strings.IndexByte(mt, ';'); i >= 0 {
 		mt = mt[:i]
 	}
-	generic := mt == "application/octet-stream" || mt == "text/plain"
+	generic := mt == "application/octet-stream" || mt == "text/plain" || magicInText(mt, head, complete)
 	if !generic {
 		if k := kindOf(mt, head, complete); k != KindFile || !strings.HasPrefix(mt, "text/") {
 			return k, mt
@@ -121,6 +121,24 @@ func Detect(name string, head []byte, complete bool) (Kind, string) {
 		return KindText, "text/plain"
 	}
 	return KindFile, "application/octet-stream"
+}
+
+// magicInText reports that a binary format was recognised by a few magic
+// bytes at the start of what is plain text: a note that begins "MZ", "BM",
+// "PK" or "ID3". Files of those formats hold control bytes within their
+// first kilobytes; text holds none. Formats written in text (PDF, SVG,
+// HTML, PostScript) keep their type.
+func magicInText(mt string, head []byte, complete bool) bool {
+	if kindOf(mt, head, complete) == KindText || mt == "application/pdf" || mt == "application/postscript" ||
+		strings.HasSuffix(mt, "+xml") || strings.HasSuffix(mt, "+json") || !looksText(head, complete) {
+		return false
+	}
+	for _, c := range head {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1b {
+			return false
+		}
+	}
+	return true
 }
 
 func kindOf(mt string, head []byte, complete bool) Kind {

@@ -106,7 +106,7 @@ func ValidateName(name string) (string, error) {
 		case p == "":
 			return bad("empty path component (a leading, trailing or doubled \"/\")")
 		case p == "." || p == "..":
-			return bad("%q components are not allowed (no path traversal)", p)
+			return bad("%q components are not allowed (no path traversal): a name stays inside the conversation's folder, as a basename only (\"passwd\") or a path below it (\"etc/passwd\")", p)
 		case len(p) > MaxComponentBytes:
 			return bad("component %.20q… is %d bytes long", p, len(p))
 		case IsReserved(p):

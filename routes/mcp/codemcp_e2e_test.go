@@ -20,7 +20,7 @@ const petsMock = `sdk = { list_pets = function() return { items = {
 func TestCodeMCPEndToEnd(t *testing.T) {
 	e := newEnv(t, "out")
 	t.Run("test_file_save_writes_to_disk", func(t *testing.T) {
-		res := e.call("execute_script", map[string]any{"language": "lua", "script": petsMock + `
+		res := e.call("execute_script", map[string]any{"script": petsMock + `
             local pets = sdk.list_pets()
             local csv = "id,name\n"
             for _, p in ipairs(pets.items) do
@@ -50,7 +50,7 @@ func TestCodeMCPEndToEnd(t *testing.T) {
 		}
 	})
 	t.Run("test_file_save_rejects_traversal", func(t *testing.T) {
-		res := e.call("execute_script", map[string]any{"language": "lua", "script": `return file.save("../evil.txt", "pwned")`})
+		res := e.call("execute_script", map[string]any{"script": `return file.save("../evil.txt", "pwned")`})
 		if msg := strings.ToLower(text(res)); !res.IsError || !strings.Contains(msg, "traversal") && !strings.Contains(msg, "error") {
 			t.Errorf("%v %s", res.IsError, text(res))
 		}

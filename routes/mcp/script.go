@@ -19,9 +19,9 @@ const MaxScriptTimeout = 300 * time.Second
 
 type scriptIn struct {
 	Scope
-	Code     string   `json:"code,omitempty" jsonschema:"the script's source; script is the same (toolscript's and code-mcp's name)"`
-	Script   string   `json:"script,omitempty" jsonschema:"the same as code"`
-	Language string   `json:"language,omitempty"`
+	Code     string   `json:"code,omitempty" jsonschema:"the script's source, JavaScript unless language says otherwise"`
+	Script   string   `json:"script,omitempty" jsonschema:"a Lua (Luau) script, as toolscript and code-mcp send it: Lua unless language says otherwise"`
+	Language string   `json:"language,omitempty" jsonschema:"js, ts or lua; the default is js for code and lua for script"`
 	Timeout  *float64 `json:"timeout,omitempty" jsonschema:"seconds; timeout_ms is the same in milliseconds"`
 	// TimeoutMS is toolscript's spelling of the timeout.
 	TimeoutMS *float64 `json:"timeout_ms,omitempty" jsonschema:"the same as timeout, in milliseconds"`
@@ -56,6 +56,16 @@ func (in scriptIn) source() (string, time.Duration, error) {
 		return "", 0, files.E("execute_script", files.KindInvalid, "", "timeout must be a number of seconds from 0.001 to 300 (timeout_ms: 1 to 300000)", nil)
 	}
 	return code, timeout, nil
+}
+
+// language is the language asked for: the explicit one, else Lua for a
+// script (the seeds' tools take Lua under that name and never a language)
+// and JavaScript for code.
+func (in scriptIn) language() string {
+	if in.Language == "" && in.Code == "" && in.Script != "" {
+		return "lua"
+	}
+	return in.Language
 }
 
 // scriptOut is seed 001's answer, without its timing stats: the result,
@@ -103,7 +113,7 @@ func (s *Server) executeScript(c *call, in scriptIn) (*sdk.CallToolResult, error
 	if err := ops.Authorize(c.ctx, c.conv, auth.Execute); err != nil {
 		return nil, err
 	}
-	lang, err := runtime.ParseLanguage(in.Language)
+	lang, err := runtime.ParseLanguage(in.language())
 	if err != nil {
 		return nil, files.E("execute_script", files.KindInvalid, in.Language, "language must be js (JavaScript), ts (TypeScript) or lua (Lua 5.1)", nil)
 	}

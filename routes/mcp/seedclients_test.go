@@ -15,7 +15,7 @@ func TestExecuteScriptAsToolscriptAndCodeMCPCallIt(t *testing.T) {
 file.save("data/summary.json", json.encode({rows = 1}))
 io.open("temp.txt", "w"):write("x"):close(); os.remove("temp.txt")
 return "done"`
-	res := e.call("execute_script", map[string]any{"conversation_id": "s2", "script": src, "language": "lua", "timeout_ms": 2000})
+	res := e.call("execute_script", map[string]any{"conversation_id": "s2", "script": src, "timeout_ms": 2000})
 	if res.IsError {
 		t.Fatal(text(res))
 	}
@@ -40,8 +40,35 @@ return "done"`
 	if touched := out["files_touched"].([]any); len(touched) != 3 || touched[2].(map[string]any)["op"] != "remove" {
 		t.Errorf("files_touched %v", touched)
 	}
-	res = e.call("execute_script", map[string]any{"conversation_id": "s2", "script": "while true do end", "language": "lua", "timeout_ms": 150})
+	res = e.call("execute_script", map[string]any{"conversation_id": "s2", "script": "while true do end", "timeout_ms": 150})
 	if !res.IsError || !strings.Contains(text(res), "timeout of 150ms") {
 		t.Fatalf("timeout_ms: %s", text(res))
+	}
+}
+
+// TestScriptIsLuaAndCodeIsJavaScript: the seeds' tools take Lua as script
+// and never send a language; code keeps its JavaScript default, and an
+// explicit language wins over both.
+func TestScriptIsLuaAndCodeIsJavaScript(t *testing.T) {
+	e := newEnv(t, "")
+	for _, tc := range []struct {
+		args map[string]any
+		want any
+	}{
+		{map[string]any{"script": `local n = 40; return n + 2`}, 42.0},
+		{map[string]any{"code": `const n = 40; n + 2`}, 42.0},
+		{map[string]any{"script": `const n = 40; n + 2`, "language": "js"}, 42.0},
+		{map[string]any{"code": `local n = 40; return n + 2`, "language": "lua"}, 42.0},
+		{map[string]any{"script": `let n: number = 40; n + 2`, "language": "ts"}, 42.0},
+	} {
+		tc.args["conversation_id"] = "langs"
+		res := e.call("execute_script", tc.args)
+		if res.IsError || res.StructuredContent.(map[string]any)["result"] != tc.want {
+			t.Errorf("%v: %s", tc.args, text(res))
+		}
+	}
+	res := e.call("execute_script", map[string]any{"conversation_id": "langs", "code": `local n = 1`})
+	if !res.IsError || !strings.Contains(text(res), "SyntaxError") {
+		t.Errorf("Lua sent as code ran as something else: %s", text(res))
 	}
 }

@@ -2,6 +2,7 @@ package js
 
 import (
 	"encoding/base64"
+	"path"
 	"strconv"
 	"strings"
 
@@ -14,7 +15,10 @@ import (
 // contentObject builds the JS view of a content: {type, name, mime_type,
 // size, url} plus text, width, height and pages as they apply, a
 // non-enumerable data getter (base64 of the bytes, computed on first use so
-// reading a PDF for its text never pays for it) and get_str().
+// reading a PDF for its text never pays for it) and get_str(). SABRE's
+// names for the same (seed 003) are there too, not enumerated so JSON of
+// the object stays as it was: filename, full_text for a text, and
+// image_data, pdf_data or file_data beside data.
 func (s *session) contentObject(c content.Content, url string) *goja.Object {
 	m := c.Info()
 	o := s.vm.NewObject()
@@ -26,6 +30,7 @@ func (s *session) contentObject(c content.Content, url string) *goja.Object {
 	switch c := c.(type) {
 	case *content.Text:
 		o.Set("text", c.Text)
+		o.DefineDataProperty("full_text", s.vm.ToValue(c.Text), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 	case *content.Image:
 		o.Set("width", c.Width)
 		o.Set("height", c.Height)
@@ -45,7 +50,9 @@ func (s *session) contentObject(c content.Content, url string) *goja.Object {
 			return cached
 		})
 		o.DefineAccessorProperty("data", getter, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		o.DefineAccessorProperty(string(c.Kind())+"_data", getter, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	}
+	o.DefineDataProperty("filename", s.vm.ToValue(path.Base(m.Name)), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 	str := c.String()
 	if c.Kind() != content.KindText && url != "" && strings.HasPrefix(str, "[") {
 		str = strings.TrimSuffix(str, "]") + ", " + url + "]"
@@ -128,10 +135,7 @@ func (s *session) contentLikeBytes(obj *goja.Object) ([]byte, bool) {
 	if c, ok := s.contentOf(obj); ok {
 		return content.Data(c), true
 	}
-	typ, _ := exportString(obj.Get("type"))
-	text, hasText := exportString(obj.Get("text"))
-	data, _ := exportString(obj.Get("data"))
-	b, ok, err := runtime.ContentShapeBytes(typ, text, hasText, data)
+	b, ok, err := runtime.ContentShapeBytes(func(key string) (string, bool) { return exportString(obj.Get(key)) })
 	if err != nil {
 		s.throw("ValidationError", err.Error())
 	}

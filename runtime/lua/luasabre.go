@@ -2,6 +2,7 @@ package lua
 
 import (
 	"encoding/base64"
+	"path"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -22,7 +23,15 @@ func (s *luaSession) installLuaSABRE() {
 	mt := L.NewTypeMetatable(luaContentType)
 	methods := L.NewTable()
 	L.SetFuncs(methods, map[string]lua.LGFunction{"get_str": s.luaGetStr, "get_bytes": s.luaGetBytes})
-	mt.RawSetString("__index", methods)
+	mt.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
+		key := L.CheckString(2)
+		if m := methods.RawGetString(key); m != lua.LNil {
+			L.Push(m)
+			return 1
+		}
+		L.Push(s.contentData(L.CheckTable(1), key))
+		return 1
+	}))
 	for name, fn := range map[string]lua.LGFunction{"write_file": s.luaWriteFile, "read_file": s.luaReadFile,
 		"list_files": s.luaListFiles, "delete_file": s.luaDeleteFile, "file_info": s.luaFileInfo} {
 		L.SetGlobal(name, L.NewFunction(fn))
@@ -46,8 +55,10 @@ func (s *luaSession) luaWriteFile(L *lua.LState) int {
 			data = content.Data(c)
 			break
 		}
-		text, hasText := v.RawGetString("text").(lua.LString)
-		shaped, ok, err := runtime.ContentShapeBytes(lua.LVAsString(v.RawGetString("type")), string(text), hasText, lua.LVAsString(v.RawGetString("data")))
+		shaped, ok, err := runtime.ContentShapeBytes(func(key string) (string, bool) {
+			str, ok := v.RawGetString(key).(lua.LString)
+			return string(str), ok
+		})
 		if err != nil {
 			L.RaiseError("ValidationError: %s", err.Error())
 		}
@@ -88,9 +99,11 @@ func (s *luaSession) luaReadFile(L *lua.LState) int {
 	t.RawSetString("mime_type", lua.LString(m.MIME))
 	t.RawSetString("size", lua.LNumber(m.Size))
 	t.RawSetString("url", lua.LString(url))
+	t.RawSetString("filename", lua.LString(path.Base(m.Name)))
 	switch c := c.(type) {
 	case *content.Text:
 		t.RawSetString("text", lua.LString(c.Text))
+		t.RawSetString("full_text", lua.LString(c.Text))
 	case *content.Image:
 		t.RawSetString("width", lua.LNumber(c.Width))
 		t.RawSetString("height", lua.LNumber(c.Height))
@@ -102,6 +115,21 @@ func (s *luaSession) luaReadFile(L *lua.LState) int {
 	s.contents[t] = c
 	L.Push(t)
 	return 1
+}
+
+// contentData is the base64 of a content's bytes asked for as data or by
+// SABRE's name for its kind (image_data, pdf_data, file_data), made on
+// first use: reading a PDF for its text never pays for it. Any other
+// missing key is nil.
+func (s *luaSession) contentData(t *lua.LTable, key string) lua.LValue {
+	c, ok := s.contents[t]
+	if !ok || c.Kind() == content.KindText || key != "data" && key != string(c.Kind())+"_data" {
+		return lua.LNil
+	}
+	data := lua.LString(base64.StdEncoding.EncodeToString(content.Data(c)))
+	t.RawSetString("data", data)
+	t.RawSetString(string(c.Kind())+"_data", data)
+	return data
 }
 
 // contentArg is the content table argument 1 of a method.
