@@ -14,6 +14,10 @@ import (
 // the JSON names: scripts see camelCase), what it must be and what was
 // given; a parameter the operation does not take, with those it takes.
 func (op Op) DecodeArgs(raw json.RawMessage, rename func(string) string) (any, error) {
+	raw, err := op.CanonicalArgs(raw)
+	if err != nil {
+		return nil, err
+	}
 	in := op.newIn()
 	if err := Decode(raw, in); err != nil {
 		return nil, op.argumentError(err, rename)
@@ -47,29 +51,35 @@ func (op Op) argumentError(err error, rename func(string) string) error {
 }
 
 // parameters are the JSON names of a struct's fields, embedded structs'
-// included.
+// included, in order.
 func parameters(t reflect.Type) []string {
+	var out []string
+	eachField(t, func(name string, _ reflect.Type) { out = append(out, name) })
+	return out
+}
+
+// eachField calls f with the JSON name and type of every field of a
+// struct (or pointer to one), embedded structs' fields in their place.
+func eachField(t reflect.Type, f func(name string, ft reflect.Type)) {
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if t == nil || t.Kind() != reflect.Struct {
-		return nil
+		return
 	}
-	var out []string
 	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		sf := t.Field(i)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
 		switch {
-		case name == "-" || !f.IsExported() && !f.Anonymous:
-		case f.Anonymous && name == "":
-			out = append(out, parameters(f.Type)...)
+		case name == "-" || !sf.IsExported() && !sf.Anonymous:
+		case sf.Anonymous && name == "":
+			eachField(sf.Type, f)
 		case name == "":
-			out = append(out, f.Name)
+			f(sf.Name, sf.Type)
 		default:
-			out = append(out, name)
+			f(name, sf.Type)
 		}
 	}
-	return out
 }
 
 // kindWords names what a value of Go type t is in JSON.

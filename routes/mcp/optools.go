@@ -82,7 +82,13 @@ func (s *Server) addOpTool(op ops.Op) error {
 	args := argsType(op)
 	s.sdk.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		v := reflect.New(args)
-		if err := s.decodeArgs(op.Tool, req.Params.Arguments, v.Interface()); err != nil {
+		raw, err := op.CanonicalArgs(req.Params.Arguments) // seed 004's names, as metaclaw's clients send them
+		if err != nil {
+			err = fmt.Errorf("%s: %w. %s", op.Tool, err, s.usage(op.Tool))
+		} else {
+			err = s.decodeArgs(op.Tool, raw, v.Interface())
+		}
+		if err != nil {
 			return errorResult(err), nil
 		}
 		c, release, err := s.open(ctx, req, v.Elem().Field(1).String())

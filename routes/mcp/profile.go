@@ -21,15 +21,30 @@ const (
 	PDFTools         = "pdf"
 	ImageTools       = "image"
 	AllTools         = "all"
+	// MetaclawTools offers exactly seed 004's tools (metaclaw's file
+	// workspace), by its names, for its clients.
+	MetaclawTools = "metaclaw"
 )
 
 // ToolGroups lists the groups, for usage messages.
-var ToolGroups = []string{CoreTools, FileTools, SpreadsheetTools, PDFTools, ImageTools, AllTools}
+var ToolGroups = []string{CoreTools, FileTools, SpreadsheetTools, PDFTools, ImageTools, AllTools, MetaclawTools}
 
 // coreTools are the tools of the core group.
 var coreTools = []string{
 	"file_list", "file_tree", "file_read_text", "file_read_media", "file_write_text", "file_edit", "file_search",
 	"file_info", "file_copy", "file_rename", "file_delete", "folder_create", "folder_move", "folder_delete", "execute_script",
+}
+
+// metaclawTools are seed 004's tools: its file meta-tools, then one for
+// every method of its format APIs.
+var metaclawTools = []string{
+	"file_list", "file_info", "file_read_text", "file_write_text", "file_replace_lines", "file_create", "file_delete", "file_download",
+	"spreadsheet_list_sheets", "spreadsheet_read_range", "spreadsheet_write_range", "spreadsheet_read_cell", "spreadsheet_write_cell",
+	"spreadsheet_add_sheet", "spreadsheet_delete_sheet", "spreadsheet_insert_rows", "spreadsheet_delete_rows", "spreadsheet_set_format",
+	"spreadsheet_auto_filter", "spreadsheet_get_sheet_summary",
+	"pdf_info", "pdf_extract_text", "pdf_add_page", "pdf_delete_page", "pdf_add_text", "pdf_add_image", "pdf_get_form_fields",
+	"pdf_fill_form", "pdf_merge", "pdf_split_pages",
+	"image_info", "image_resize", "image_crop", "image_convert", "image_composite", "image_to_base64",
 }
 
 // CoreToolNames lists the tools of the core group, sorted.
@@ -78,6 +93,7 @@ func (s *Server) offers(tool string) bool {
 		switch {
 		case g == AllTools,
 			g == CoreTools && slices.Contains(coreTools, tool),
+			g == MetaclawTools && slices.Contains(metaclawTools, tool),
 			g == toolGroup(tool):
 			return true
 		}
