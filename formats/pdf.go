@@ -3,6 +3,7 @@ package formats
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -57,6 +58,10 @@ func (e Env) editPDF(ctx context.Context, op, file string, edit func(src source,
 		return buf.Bytes(), err
 	})
 	out.File = w
+	var fe *files.Error
+	if errors.As(err, &fe) && fe.Kind == files.KindNotFound && fe.Msg == "no such file" {
+		err = files.E(fe.Op, files.KindNotFound, fe.Name, "no such file: start a new document with pdf.create (the tool pdf_create), or file_create of a .pdf", nil)
+	}
 	return out, err
 }
 

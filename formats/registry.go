@@ -30,6 +30,7 @@ func register[A, R any](f func(context.Context, Env, A) (R, error)) {
 }
 
 func init() {
+	register(CreateSheet)
 	register(ListSheets)
 	register(SheetSummary)
 	register(ReadRange)
@@ -44,6 +45,7 @@ func init() {
 	register(AutoFilter)
 	register(PDFInfo)
 	register(ExtractText)
+	register(CreatePDF)
 	register(AddPage)
 	register(DeletePage)
 	register(AddText)

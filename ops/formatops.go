@@ -31,6 +31,8 @@ func format[A, R any](group, js string, params []string, tool string, effect Eff
 
 func init() {
 	const sheet, pdf, image = "spreadsheet", "pdf", "image"
+	format(sheet, "create", []string{"file", "...options"}, "spreadsheet_create", Writes, "", formats.CreateSheet)
+	withSample("spreadsheet_create", "{}")
 	format(sheet, "listSheets", []string{"file"}, "spreadsheet_list_sheets", Reads, "sheets", formats.ListSheets)
 	format(sheet, "getSheetSummary", []string{"file", "sheet", "...options"}, "spreadsheet_get_sheet_summary", Reads, "", formats.SheetSummary)
 	format(sheet, "readRange", []string{"file", "sheet", "range"}, "spreadsheet_read_range", Reads, "values", formats.ReadRange)
@@ -44,6 +46,8 @@ func init() {
 	format(sheet, "setFormat", []string{"file", "sheet", "range", "format"}, "spreadsheet_set_format", Writes, "", formats.SetFormat)
 	format(sheet, "autoFilter", []string{"file", "sheet", "range"}, "spreadsheet_auto_filter", Writes, "", formats.AutoFilter)
 
+	format(pdf, "create", []string{"file", "...options"}, "pdf_create", Writes, "", formats.CreatePDF)
+	withSample("pdf_create", "{}")
 	format(pdf, "info", []string{"file"}, "pdf_info", Reads, "", formats.PDFInfo)
 	format(pdf, "extractText", []string{"file", "...options"}, "pdf_extract_text", Reads, "", formats.ExtractText)
 	format(pdf, "addPage", []string{"file", "...options"}, "pdf_add_page", Writes, "", formats.AddPage)
@@ -61,4 +65,11 @@ func init() {
 	format(image, "convert", []string{"file", "format", "...options"}, "image_convert", Writes, "", formats.Convert)
 	format(image, "composite", []string{"file", "overlays", "...options"}, "image_composite", Writes, "", formats.Composite)
 	format(image, "toBase64", []string{"file", "...options"}, "image_to_base64", Reads, "", formats.ToBase64)
+}
+
+// withSample sets the sample input of an operation the table gained.
+func withSample(name, sample string) {
+	op := table[name]
+	op.Sample = sample
+	table[name] = op
 }

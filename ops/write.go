@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 
 	"convfiles/files"
+	"convfiles/formats"
 )
 
 // CreateIn makes a new file, empty or with text.
@@ -30,11 +31,26 @@ func (env Env) idName(info files.Info) IDName {
 }
 
 // Create is file_create, files.create: a file that does not exist yet; a
-// name that is taken is a conflict.
+// name that is taken is a conflict. Without content, a .pdf (or a name
+// declared application/pdf) is a document of one blank page and an .xlsx
+// a workbook of one sheet, which the format operations take. A declared
+// mime_type the bytes and name contradict is refused: the type recorded
+// is always the one the bytes have.
 func Create(ctx context.Context, env Env, in CreateIn) (IDName, error) {
 	opts := env.Write
 	opts.NoReplace = true
-	info, err := env.Space.WriteBytes(ctx, in.Name, []byte(in.Content), opts)
+	data := []byte(in.Content)
+	if in.Content == "" {
+		blank, err := formats.BlankDocument(in.Name, in.MIME)
+		if err != nil {
+			return IDName{}, files.E("create", files.KindInvalid, in.Name, err.Error(), nil)
+		}
+		data = blank
+	}
+	if err := checkDeclaredMIME(in.Name, in.MIME, data); err != nil {
+		return IDName{}, err
+	}
+	info, err := env.Space.WriteBytes(ctx, in.Name, data, opts)
 	if err != nil {
 		return IDName{}, err
 	}

@@ -48,7 +48,8 @@ var opSamples = map[string]map[string]any{
 // opCreates are the operations for which a missing file is not an
 // error: they make it, named so.
 var opCreates = map[string]string{"write_text": "made.txt", "append_bytes": "made.bin", "write_bytes": "made.dat",
-	"spreadsheet_add_sheet": "made.xlsx", "spreadsheet_write_range": "made.xlsx", "spreadsheet_write_cell": "made.xlsx"}
+	"spreadsheet_add_sheet": "made.xlsx", "spreadsheet_write_range": "made.xlsx", "spreadsheet_write_cell": "made.xlsx",
+	"spreadsheet_create": "made.xlsx", "pdf_create": "made.pdf"}
 
 // outcome is what a door answered: "ok", or an error's kind and message.
 type outcome struct{ kind, msg string }

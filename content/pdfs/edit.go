@@ -35,13 +35,28 @@ func AddPage(data []byte, o PageOptions, w io.Writer) (int, error) {
 	if err := pageList([]int{after}, n); err != nil {
 		return 0, err
 	}
+	dim, err := pageDim(o)
+	if err != nil {
+		return 0, err
+	}
+	err = run("the PDF", func() error { return ctx.InsertBlankPages(types.IntSet{after: true}, &dim, false) })
+	if err != nil {
+		return 0, err
+	}
+	return n + 1, write(ctx, conf, w)
+}
+
+// pageDim is the size of the page o asks for, in points. (A function, not
+// a method: argument structs embed PageOptions, and reflect.StructOf
+// cannot build a struct embedding a type with methods.)
+func pageDim(o PageOptions) (types.Dim, error) {
 	size := o.Size
 	if size == "" {
 		size = "A4"
 	}
 	dim, ok := paperSize(size)
 	if !ok {
-		return 0, content.Refuse(content.ErrBadRequest, "unknown page size %q: use A0–A8, Letter, Legal, Ledger, Tabloid or Executive", size)
+		return dim, content.Refuse(content.ErrBadRequest, "unknown page size %q: use A0–A8, Letter, Legal, Ledger, Tabloid or Executive", size)
 	}
 	switch strings.ToLower(o.Orientation) {
 	case "", "portrait":
@@ -53,13 +68,9 @@ func AddPage(data []byte, o PageOptions, w io.Writer) (int, error) {
 			dim.Width, dim.Height = dim.Height, dim.Width
 		}
 	default:
-		return 0, content.Refuse(content.ErrBadRequest, "unknown orientation %q: use portrait or landscape", o.Orientation)
+		return dim, content.Refuse(content.ErrBadRequest, "unknown orientation %q: use portrait or landscape", o.Orientation)
 	}
-	err = run("the PDF", func() error { return ctx.InsertBlankPages(types.IntSet{after: true}, &dim, false) })
-	if err != nil {
-		return 0, err
-	}
-	return n + 1, write(ctx, conf, w)
+	return dim, nil
 }
 
 func paperSize(name string) (types.Dim, bool) {
