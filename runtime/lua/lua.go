@@ -52,6 +52,8 @@ type luaSession struct {
 	// contents remembers the content tables read_file made, so write_file
 	// saves one without a trip through text.
 	contents map[*lua.LTable]content.Content
+	// frozen are the tables table.freeze froze.
+	frozen map[*lua.LTable]bool
 	// hit is the limit that stopped the run, if one did.
 	hit atomic.Pointer[runtime.LimitHit]
 }
@@ -81,9 +83,9 @@ func (s *luaSession) execute(filename, src string, done chan<- runtime.Outcome) 
 		done <- runtime.Outcome{Err: &runtime.ScriptError{Type: runtime.TypeInternal, Message: "internal error while preparing the script: " + err.Error()}}
 		return
 	}
-	fn, err := L.Load(strings.NewReader(src), filename)
-	if err != nil {
-		done <- runtime.Outcome{Err: luauHint(src, luaSyntaxError(err))}
+	fn, serr := load(L, filename, src)
+	if serr != nil {
+		done <- runtime.Outcome{Err: serr}
 		return
 	}
 	base := L.GetTop()
@@ -172,11 +174,17 @@ func (s *luaSession) runError(err error) *runtime.ScriptError {
 	return &runtime.ScriptError{Type: runtime.TypeExecution, Message: msg}
 }
 
-// lintLua reports the syntax error of a Lua script, if it has one.
+// lintLua reports the syntax error of a Lua or Luau script, if it has one.
 func lintLua(filename, src string) []runtime.Diagnostic {
-	if _, err := parse.Parse(strings.NewReader(src), filename); err != nil {
-		se := luauHint(src, luaSyntaxError(err))
-		return []runtime.Diagnostic{{Line: max(se.Line, 1), Column: max(se.Column, 1), Message: se.Message, Severity: "error"}}
+	lowered, err := lower(filename, src)
+	if err == nil {
+		_, perr := parse.Parse(strings.NewReader(lowered), filename)
+		if perr != nil {
+			err = luaSyntaxError(perr)
+		}
+	}
+	if err != nil {
+		return []runtime.Diagnostic{{Line: max(err.Line, 1), Column: max(err.Column, 1), Message: err.Message, Severity: "error"}}
 	}
 	return []runtime.Diagnostic{}
 }

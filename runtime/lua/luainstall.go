@@ -69,6 +69,7 @@ func (s *luaSession) install() error {
 	s.installLuaIO()
 	s.installLuaSABRE()
 	s.installLuaFiles()
+	s.installLuau()
 	return nil
 }
 
