@@ -33,7 +33,7 @@ type parser struct {
 	// "...": the main chunk does.
 	vararg []bool
 	names  int // the count of hidden names made
-	depth int // how deeply the blocks and expressions being read nest
+	depth  int // how deeply the blocks and expressions being read nest
 	// lastCall says whether the expression just read ends in a call.
 	lastCall bool
 }
