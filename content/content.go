@@ -2,6 +2,7 @@ package content
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -141,4 +142,22 @@ func Parse(name string, data []byte) Content {
 		return p
 	}
 	return &File{Meta: meta, Data: data}
+}
+
+// Calls names the format calls that read and change c, for a model that
+// read it whole ("" for text, which it reads as it is): the
+// files.spreadsheet, files.pdf and files.image helpers.
+func Calls(c Content) string {
+	name := strconv.Quote(c.Info().Name)
+	switch c := c.(type) {
+	case *Image:
+		return "files.image.info(" + name + "), resize, crop, convert and toBase64 work on it"
+	case *PDF:
+		return "files.pdf.extractText(" + name + ", {pages: [1]}) reads pages; info, addText, addImage and fillForm work on it"
+	case *File:
+		if c.MIME == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" {
+			return "a spreadsheet: files.spreadsheet.getSheetSummary(" + name + ") and readRange(" + name + ", sheet, \"A1:D20\") read it"
+		}
+	}
+	return ""
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"convfiles/engine"
+	"convfiles/internal/tokens"
 	"convfiles/prompts"
 	"convfiles/runtime"
 )
@@ -113,5 +114,19 @@ func TestForConversationListsFilesAndSaysHowManyMore(t *testing.T) {
 	}
 	if empty := prompts.ForConversation("c0", nil, 0); !strings.Contains(empty, "has no files yet") {
 		t.Errorf("an empty conversation: %s", empty[len(empty)-80:])
+	}
+}
+
+// TestSystemPromptIsUnder2000Tokens: the prompt a model reads on every
+// turn stays small; the full reference is the tools' own descriptions
+// and the docs.
+func TestSystemPromptIsUnder2000Tokens(t *testing.T) {
+	n, err := tokens.Count(prompts.System())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the system prompt is %d tokens (o200k_base), %d bytes", n, len(prompts.System()))
+	if n >= 2000 {
+		t.Errorf("the system prompt is %d tokens; keep it under 2000", n)
 	}
 }

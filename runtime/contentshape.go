@@ -3,7 +3,10 @@ package runtime
 import (
 	"encoding/base64"
 	"fmt"
+	"strings"
 	"unsafe"
+
+	"convfiles/content"
 )
 
 // StringBytes views a string's bytes without copying them. The result is
@@ -70,4 +73,29 @@ func sabreKind(field ContentField) string {
 		}
 	}
 	return ""
+}
+
+// ContentString is a content's get_str() in scripts: its text, or its
+// one-line description with its link; with the format calls that read it
+// (content.Calls), inside the description or after the text.
+func ContentString(c content.Content, url string) string {
+	str := c.String()
+	if c.Kind() == content.KindText {
+		return str
+	}
+	calls := content.Calls(c)
+	if strings.HasPrefix(str, "[") {
+		str = strings.TrimSuffix(str, "]")
+		if url != "" {
+			str += ", " + url
+		}
+		if calls != "" {
+			str += "; " + calls
+		}
+		return str + "]"
+	}
+	if calls != "" {
+		str += "\n\n[" + calls + "]"
+	}
+	return str
 }

@@ -116,6 +116,7 @@ var rules = map[string]rule{
 	"internal/fetch":      {},
 	"internal/samples":    {},
 	"internal/signing":    {},
+	"internal/tokens":     {},
 	"internal/links":      {mayImport: []string{"internal/signing"}},
 	"internal/metrics":    {mayImport: may("files")},
 	// internal/storetest and internal/hostile open a real store for tests.

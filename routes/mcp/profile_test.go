@@ -12,6 +12,7 @@ import (
 	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/storetest"
+	"convfiles/internal/tokens"
 	"convfiles/routes/mcp"
 )
 
@@ -112,4 +113,26 @@ func TestABoundServerTakesItsOwnConversationID(t *testing.T) {
 func openStore(t *testing.T, dir string) *engine.Store {
 	store, _ := storetest.Open(t, dir, engine.Options{Bus: files.NewBus()})
 	return store
+}
+
+// TestToolListTokens measures what a model reads of the tool list before
+// its first call: the core profile stays under 6,000 tokens.
+func TestToolListTokens(t *testing.T) {
+	for _, groups := range [][]string{{}, {mcp.AllTools}, {mcp.MetaclawTools}} {
+		dir := filepath.Join(t.TempDir(), "files")
+		e := newEnvWith(t, dir, mcp.Config{Store: openStore(t, dir), Tools: groups}, "")
+		res, err := e.client.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := json.Marshal(res)
+		n, err := tokens.Count(string(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("tools %v: %d tools, %d tokens (o200k_base), %d bytes", groups, len(res.Tools), n, len(raw))
+		if len(groups) == 0 && n >= 6000 {
+			t.Errorf("the core tool list is %d tokens; keep it under 6000", n)
+		}
+	}
 }

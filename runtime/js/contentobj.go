@@ -53,10 +53,7 @@ func (s *session) contentObject(c content.Content, url string) *goja.Object {
 		o.DefineAccessorProperty(string(c.Kind())+"_data", getter, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	}
 	o.DefineDataProperty("filename", s.vm.ToValue(path.Base(m.Name)), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
-	str := c.String()
-	if c.Kind() != content.KindText && url != "" && strings.HasPrefix(str, "[") {
-		str = strings.TrimSuffix(str, "]") + ", " + url + "]"
-	}
+	str := runtime.ContentString(c, url)
 	o.DefineDataProperty("get_str", s.vm.ToValue(func(goja.FunctionCall) goja.Value { return s.vm.ToValue(str) }),
 		goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	o.DefineDataPropertySymbol(s.contentKey, s.vm.ToValue(contentRef{c}), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)

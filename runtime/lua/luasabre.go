@@ -3,7 +3,6 @@ package lua
 import (
 	"encoding/base64"
 	"path"
-	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -144,11 +143,7 @@ func (s *luaSession) contentArg(L *lua.LState) content.Content {
 // luaGetStr is c:get_str(): the text, or a description of other bytes.
 func (s *luaSession) luaGetStr(L *lua.LState) int {
 	c := s.contentArg(L)
-	str := c.String()
-	if url := L.CheckTable(1).RawGetString("url").String(); c.Kind() != content.KindText && url != "" && strings.HasPrefix(str, "[") {
-		str = strings.TrimSuffix(str, "]") + ", " + url + "]"
-	}
-	L.Push(lua.LString(str))
+	L.Push(lua.LString(runtime.ContentString(c, lua.LVAsString(L.CheckTable(1).RawGetString("url")))))
 	return 1
 }
 

@@ -61,3 +61,32 @@ func TestSABREContentFieldsRefuseBadBase64(t *testing.T) {
 		}
 	}
 }
+
+// TestGetStrNamesTheFormatCalls: read_file of a workbook, an image or a
+// PDF says, in get_str(), which calls read and change it.
+func TestGetStrNamesTheFormatCalls(t *testing.T) {
+	b64 := func(name string) string { return base64.StdEncoding.EncodeToString(samples.Read(t, name)) }
+	for _, lang := range []runtime.Language{runtime.JavaScript, runtime.Lua} {
+		var got []string
+		_, err := sabreRun(t, lang, "calls", pick(lang, `
+write_file("b.xlsx", {file_data: "`+b64("budget.xlsx")+`"});
+write_file("p.png", {image_data: "`+b64("sample.png")+`"});
+write_file("d.pdf", {pdf_data: "`+b64("sample.pdf")+`"});
+[read_file("b.xlsx").get_str(), read_file("p.png").get_str(), read_file("d.pdf").get_str()]`, `
+write_file("b.xlsx", {file_data = "`+b64("budget.xlsx")+`"})
+write_file("p.png", {image_data = "`+b64("sample.png")+`"})
+write_file("d.pdf", {pdf_data = "`+b64("sample.pdf")+`"})
+return {read_file("b.xlsx"):get_str(), read_file("p.png"):get_str(), read_file("d.pdf"):get_str()}`), nil, &got)
+		if err != nil || len(got) != 3 {
+			t.Fatalf("%s: %v %v", lang, err, got)
+		}
+		for i, want := range []string{`files.spreadsheet.getSheetSummary("b.xlsx")`, `files.image.info("p.png")`, `files.pdf.extractText("d.pdf"`} {
+			if !strings.Contains(got[i], want) {
+				t.Errorf("%s: get_str() %q does not name %s", lang, got[i], want)
+			}
+		}
+		if !strings.HasPrefix(got[1], "[Image: p.png, image/png") || !strings.HasSuffix(got[1], "]") {
+			t.Errorf("%s: the image's description: %q", lang, got[1])
+		}
+	}
+}
