@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"convfiles/content"
@@ -52,6 +53,9 @@ type ListOut struct {
 	Files      []Entry `json:"files"`
 	Total      int     `json:"total"`
 	NextOffset int     `json:"next_offset,omitempty"`
+	// Cut says why a page holds fewer files than asked for and how to
+	// get the rest: a page for a model is bounded in bytes.
+	Cut string `json:"cut,omitempty"`
 }
 
 // List is file_list, files.list: the files whose names match a glob, a
@@ -80,11 +84,19 @@ func List(ctx context.Context, env Env, in ListIn) (ListOut, error) {
 	if err != nil {
 		return ListOut{}, err
 	}
-	out := ListOut{Files: make([]Entry, len(recs)), Total: total}
-	for i, rec := range recs {
-		out.Files[i] = env.entryOf(rec)
+	out := ListOut{Files: make([]Entry, 0, len(recs)), Total: total}
+	size := 0
+	for _, rec := range recs {
+		e := env.entryOf(rec)
+		if env.MaxAnswer > 0 {
+			if size += entrySize(e); size > env.MaxAnswer && len(out.Files) > 0 {
+				out.Cut = cutNote(env.MaxAnswer, "offset", in.Offset+len(out.Files))
+				break
+			}
+		}
+		out.Files = append(out.Files, e)
 	}
-	if next := in.Offset + len(recs); next < total {
+	if next := in.Offset + len(out.Files); next < total {
 		out.NextOffset = next
 	}
 	return out, nil
@@ -157,4 +169,10 @@ func init() {
 	def(Op{Name: "list", JS: "list", Params: []string{"pattern", "...options"}, Tool: "file_list", Effect: Reads,
 		Unwrap: "files", SnakeJS: true}, List)
 	def(Op{Name: "info", JS: "info", Params: []string{"id"}, Tool: "file_info", Effect: Reads, SnakeJS: true}, Info)
+}
+
+// entrySize is the bytes of an entry in a JSON answer.
+func entrySize(e Entry) int {
+	b, _ := json.Marshal(e)
+	return len(b) + 1
 }

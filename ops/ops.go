@@ -49,6 +49,9 @@ type Env struct {
 	// MaxText bounds the text one read_text answers: MaxTextAnswer for
 	// doors that answer in one message, files.MaxReadAt when zero.
 	MaxText int64
+	// MaxAnswer, when set, bounds in bytes the pages of listings a door
+	// answers: ModelListing for a door that answers a model.
+	MaxAnswer int
 }
 
 // Op is one operation as every door sees it.

@@ -16,6 +16,26 @@ import (
 // a line boundary and says where to go on.
 const MaxTextAnswer = 256 << 10
 
+// ModelAnswer bounds the answer of a door that answers a language model
+// (MCP) at about 25,000 tokens, as coding agents bound their own reads: a
+// read, a page of a listing. What is left is named, with the call that
+// gets it.
+const ModelAnswer = 96 << 10
+
+// ModelText is the most text one read answers a model: the answer's
+// bound less room for its other fields.
+const ModelText = ModelAnswer - 4<<10
+
+// ModelListing bounds a page of a listing a model reads: JSON of IDs,
+// links and dates is about 2.6 bytes a token, so 64 KiB is about 25,000
+// tokens.
+const ModelListing = 64 << 10
+
+// cutNote names a cut answer's bound and the argument that goes on.
+func cutNote(bound int, arg string, next any) string {
+	return fmt.Sprintf("cut at %d KiB to fit a model's turn: call again with %s=%v for the rest", bound>>10, arg, next)
+}
+
 // ReadTextIn asks for a file's text, whole or a range of lines.
 type ReadTextIn struct {
 	ID        string `json:"id"`
@@ -31,6 +51,9 @@ type ReadTextOut struct {
 	Truncated  bool   `json:"truncated,omitempty"`
 	NextLine   int    `json:"next_start_line,omitempty"`
 	NextOffset int64  `json:"next_byte_offset,omitempty"`
+	// Cut says, when Truncated, where the answer's bound fell and the call
+	// that reads on.
+	Cut string `json:"cut,omitempty"`
 }
 
 // ReadText is file_read_text, files.readText. A file that is not text is
@@ -55,7 +78,15 @@ func ReadText(ctx context.Context, env Env, in ReadTextIn) (ReadTextOut, error) 
 	if err != nil {
 		return ReadTextOut{}, err
 	}
-	return ReadTextOut{Content: r.Content, TotalLines: r.TotalLines, Truncated: r.Truncated, NextLine: r.NextLine, NextOffset: r.NextOffset}, nil
+	out := ReadTextOut{Content: r.Content, TotalLines: r.TotalLines, Truncated: r.Truncated, NextLine: r.NextLine, NextOffset: r.NextOffset}
+	switch {
+	case !r.Truncated:
+	case r.NextLine > 0:
+		out.Cut = cutNote(int(env.MaxText), "start_line", r.NextLine)
+	default:
+		out.Cut = fmt.Sprintf("cut at %d KiB inside one long line: read on with read_bytes from offset %d", env.MaxText>>10, r.NextOffset)
+	}
+	return out, nil
 }
 
 // requireText refuses a file that is not text.

@@ -205,8 +205,8 @@ func TestGlobalRateLimitAndOversizedBody(t *testing.T) {
 }
 
 // TestExecuteAndLintLua: /execute runs Lua when the request says so, with
-// the same envelope, files and errors as JavaScript; /lint names Luau
-// syntax that Lua 5.1 lacks.
+// the same envelope, files and errors as JavaScript; /lint takes Luau and
+// names the line of a syntax error.
 func TestExecuteAndLintLua(t *testing.T) {
 	e := newCodeEnv(t, nil)
 	status, _, out := e.call("POST", "/execute", map[string]any{"language": "lua", "conversationId": "lua-1",
@@ -220,8 +220,12 @@ func TestExecuteAndLintLua(t *testing.T) {
 		t.Fatalf("lua error: %d %v", status, out)
 	}
 	_, _, out = e.call("POST", "/lint", map[string]any{"code": "local n = 0\nn += 1\n", "language": "luau"})
+	if res, _ = out["result"].(map[string]any); res["valid"] != true {
+		t.Fatalf("Luau lint: %v", out)
+	}
+	_, _, out = e.call("POST", "/lint", map[string]any{"code": "local n = 0\nn += = 1\n", "language": "luau"})
 	res, _ = out["result"].(map[string]any)
-	if res["valid"] != false || !strings.Contains(fmt.Sprint(res["diagnostics"]), "line 2 uses a compound assignment") {
+	if res["valid"] != false || !strings.Contains(fmt.Sprint(res["diagnostics"]), "line:2") {
 		t.Fatalf("lua lint: %v", out)
 	}
 }

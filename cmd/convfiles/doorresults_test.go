@@ -128,5 +128,9 @@ func (d *doors) mcpAnswer(op ops.Op, in map[string]any) answer {
 		return answer{door: "MCP", outcome: outcome{kind: "error", msg: strings.TrimPrefix(text, op.Tool+": ")}}
 	}
 	sc, _ := res["structuredContent"].(map[string]any)
+	if content, _ := res["content"].([]any); sc == nil && len(content) > 0 { // a long answer: its text is the JSON
+		text, _ := content[0].(map[string]any)["text"].(string)
+		json.Unmarshal([]byte(text), &sc)
+	}
 	return answer{door: "MCP", result: sc, outcome: outcome{kind: "ok"}}
 }

@@ -114,6 +114,9 @@ func (e *env) ok(tool string, args any, out any) {
 		return
 	}
 	b, _ := json.Marshal(res.StructuredContent)
+	if res.StructuredContent == nil { // a long answer: its text is the JSON
+		b = []byte(text(res))
+	}
 	if err := json.Unmarshal(b, out); err != nil {
 		e.t.Fatalf("%s: decoding %s: %v", tool, b, err)
 	}

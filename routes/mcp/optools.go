@@ -68,7 +68,8 @@ func (s *Server) addOpTool(op ops.Op) error {
 		return err
 	}
 	encoded := op.Out == encodedType // answered as an image a vision model sees
-	if !encoded {
+	long := longAnswers[op.Tool]
+	if !encoded && !long {
 		out, err := jsonschema.ForType(op.Out, nil)
 		if err != nil {
 			return fmt.Errorf("mcp: output schema of %s: %w", op.Tool, err)
@@ -97,7 +98,12 @@ func (s *Server) addOpTool(op ops.Op) error {
 		}
 		defer release()
 		res, err := op.Run(ctx, s.env(c), v.Elem().Field(0).Addr().Interface())
-		if err == nil {
+		switch {
+		case err == nil && long && op.Wrap != "":
+			res, err = textAnswer(map[string]any{op.Wrap: res})
+		case err == nil && long:
+			res, err = textAnswer(res)
+		case err == nil:
 			res, err = answer(op, encoded, res)
 		}
 		if err != nil {
@@ -108,10 +114,31 @@ func (s *Server) addOpTool(op ops.Op) error {
 	return nil
 }
 
+// longAnswers are the tools whose answer can be long (a file's text, a
+// page of a listing, search hits). They answer in their text alone, the
+// JSON a model reads, with no output schema and no structured copy: a
+// client shows a model one of the two (Claude Code the structured one,
+// most others the text), so sending both doubles the bytes on the wire
+// and gives the model nothing more.
+var longAnswers = map[string]bool{
+	"file_read_text": true, "file_read_tail": true, "file_read_bytes": true, "file_list": true, "file_list_deleted": true,
+	"file_search": true, "file_search_text": true, "file_tree": true, "file_versions": true,
+	"spreadsheet_read_range": true, "spreadsheet_get_sheet_summary": true, "pdf_extract_text": true,
+}
+
+// textAnswer is a long answer: its JSON as the result's one text.
+func textAnswer(res any) (*sdk.CallToolResult, error) {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}}, nil
+}
+
 // env is what an operation called over MCP works with: answers bounded
 // to one message, format decoders in workers, links to the files.
 func (s *Server) env(c *call) ops.Env {
-	return ops.Env{Space: c.sp, Write: c.writeOpts(), Formats: s.cfg.Formats, MaxText: ops.MaxTextAnswer,
+	return ops.Env{Space: c.sp, Write: c.writeOpts(), Formats: s.cfg.Formats, MaxText: ops.ModelText, MaxAnswer: ops.ModelListing,
 		Link: func(name string) string { return s.link(c.conv, name) }}
 }
 
