@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -55,4 +56,29 @@ func dropClosed(s *jsonschema.Schema) {
 	}
 	dropClosed(s.Items)
 	dropClosed(s.AdditionalProperties)
+}
+
+// plainTypes makes every nullable type of an input schema plain: Go's
+// pointers and slices derive as ["null", "array"], which clients such as
+// the MCP Inspector do not know how to fill (they send a string). A
+// parameter that may be left out is optional, never null; a null sent
+// anyway is taken as left out.
+func plainTypes(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && slices.Contains(s.Types, "null") {
+		other := s.Types[0]
+		if other == "null" {
+			other = s.Types[1]
+		}
+		s.Type, s.Types = other, nil
+	}
+	for _, p := range s.Properties {
+		plainTypes(p)
+	}
+	plainTypes(s.Items)
+	if s.AdditionalProperties != nil {
+		plainTypes(s.AdditionalProperties)
+	}
 }

@@ -136,3 +136,29 @@ func TestToolListTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestInputSchemasArePlain: no parameter of any tool is typed with
+// "null": an optional parameter is left out, a required array is an
+// array, as clients that fill a form from the schema need.
+func TestInputSchemasArePlain(t *testing.T) {
+	_, _, tools := toolList(t, "", mcp.AllTools)
+	var walk func(tool, path string, v any)
+	walk = func(tool, path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if types, ok := v["type"].([]any); ok && len(types) == 2 && slices.Contains(types, any("null")) {
+				t.Errorf("%s: %s is typed %v", tool, path, types)
+			}
+			for k, x := range v {
+				walk(tool, path+"/"+k, x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(tool, path, x)
+			}
+		}
+	}
+	for name, tool := range tools {
+		walk(name, "inputSchema", tool["inputSchema"])
+	}
+}

@@ -221,6 +221,7 @@ func (s *Server) describeSchema(name string, schema *jsonschema.Schema, h hints)
 		delete(schema.Properties, "conversation_id")
 		schema.PropertyOrder = slices.DeleteFunc(schema.PropertyOrder, func(p string) bool { return p == "conversation_id" })
 	}
+	plainTypes(schema)
 	explicitAny(schema)
 	s.schemas[name] = schema
 	destructive := h.destructive
