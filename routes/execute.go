@@ -49,7 +49,11 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 	elapsed := float64(time.Since(start).Microseconds()) / 1000
 	s.log.Info("execute", "file", req.Filename, "language", req.Language, "ms", elapsed, "ok", runErr == nil)
 	if runErr == nil {
-		writeJSON(w, http.StatusOK, executeResult{Success: true, Result: rep.Result, Logs: rep.Logs, FilesTouched: rep.FilesTouched, FilesWritten: runtime.FilesWritten(rep.FilesTouched, req.Space), ExecutionTime: elapsed})
+		result := rep.Result
+		if rep.NoValue { // what the Workspace Execute API answers for text printed, or nothing
+			result = printedResult(rep.Printed)
+		}
+		writeJSON(w, http.StatusOK, executeResult{Success: true, Result: result, Logs: rep.Logs, FilesTouched: rep.FilesTouched, FilesWritten: runtime.FilesWritten(rep.FilesTouched, req.Space), ExecutionTime: elapsed})
 		return
 	}
 	status, typ, msg := http.StatusInternalServerError, "ExecutionError", rep.Error.Message
@@ -233,4 +237,16 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	}
 	ms := float64(time.Since(start).Microseconds()) / 1000
 	writeJSON(w, http.StatusOK, envelope{Success: true, Result: out, ExecutionTime: &ms})
+}
+
+// printedResult is the Workspace Execute API's result (seed 002) for a
+// script that left no value and printed no JSON: its output, trimmed, or
+// null, wrapped as {success, result}.
+func printedResult(printed string) json.RawMessage {
+	out := map[string]any{"success": true, "result": nil}
+	if printed != "" {
+		out["result"] = printed
+	}
+	b, _ := json.Marshal(out)
+	return b
 }

@@ -2,6 +2,7 @@ package routes
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -227,5 +228,25 @@ func TestExecuteAndLintLua(t *testing.T) {
 	res, _ = out["result"].(map[string]any)
 	if res["valid"] != false || !strings.Contains(fmt.Sprint(res["diagnostics"]), "line:2") {
 		t.Fatalf("lua lint: %v", out)
+	}
+}
+
+// TestExecutePrintedTextIsTheResult: a script that prints text, or
+// nothing, and leaves no value answers what the Workspace Execute API
+// answers: {success, result} with the output, trimmed, or null; a value
+// or a printed JSON line stays the result.
+func TestExecutePrintedTextIsTheResult(t *testing.T) {
+	e := newCodeEnv(t, nil)
+	for _, tc := range []struct{ code, want string }{
+		{`console.log("hello"); console.log("world")`, `{"result":"hello\nworld","success":true}`},
+		{`const x = 1;`, `{"result":null,"success":true}`},
+		{`console.log(JSON.stringify({n: 1}))`, `{"n":1}`},
+		{`console.log("hello"); 42`, `42`},
+	} {
+		status, _, out := e.call("POST", "/execute", map[string]any{"code": tc.code})
+		got, _ := json.Marshal(out["result"])
+		if status != 200 || string(got) != tc.want {
+			t.Errorf("%s: %d %s, want %s", tc.code, status, got, tc.want)
+		}
 	}
 }

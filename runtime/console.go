@@ -23,6 +23,9 @@ type LogBook struct {
 	// a script that prints its result as JSON has it as its result.
 	lastOut string
 	maxOut  int
+	// out is all of standard output, up to maxOut bytes: the Workspace
+	// Execute API answers it for a script that printed text.
+	out strings.Builder
 }
 
 func (l *LogBook) full() bool { return len(l.lines) >= l.maxLines || l.bytes >= l.maxBytes }
@@ -63,6 +66,10 @@ func (l *LogBook) Add(prefix string, n int, part func(i int) string) {
 // noteOut remembers the last line of a line of standard output; l.mu is
 // held.
 func (l *LogBook) noteOut(s string) {
+	if l.out.Len() < l.maxOut {
+		l.out.WriteString(s[:min(len(s), l.maxOut-l.out.Len())])
+		l.out.WriteByte('\n')
+	}
 	if i := strings.LastIndexByte(strings.TrimRight(s, "\n"), '\n'); i >= 0 {
 		s = s[i+1:]
 	}
@@ -86,6 +93,13 @@ func (l *LogBook) printedResult() []byte {
 		return nil
 	}
 	return b.Bytes()
+}
+
+// printedOutput is all the standard output, trimmed.
+func (l *LogBook) printedOutput() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.TrimSpace(l.out.String())
 }
 
 // AddLine adds one line that a script printed (Lua's print).

@@ -23,6 +23,11 @@ type Report struct {
 	FilesTouched []Touched `json:"files_touched"`
 	// Error is set when the script did not finish normally.
 	Error *ScriptError `json:"error,omitempty"`
+	// NoValue says the script left no value and printed no JSON; Printed
+	// is then its standard output, trimmed, which the Workspace Execute
+	// API (seed 002) answers as its result.
+	NoValue bool   `json:"-"`
+	Printed string `json:"-"`
 }
 
 // Touched is the final state of one file after a run (seed 001's

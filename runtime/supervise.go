@@ -47,6 +47,9 @@ func (s *Run) Finish(out Outcome) (*Report, error) {
 	if rep.Result == nil && out.Err == nil {
 		// No value: the last line printed, when it is JSON (restexec).
 		rep.Result = s.Logs.printedResult()
+		if rep.Result == nil {
+			rep.NoValue, rep.Printed = true, s.Logs.printedOutput()
+		}
 	}
 	if rep.Result == nil {
 		rep.Result = []byte("null")
