@@ -19,6 +19,8 @@ func cmdMCP(e *env, args []string) error {
 	conv := f.String("conversation", "", "serve this conversation only; tools then use it when they name none")
 	public := f.String("public-url", "", "base URL of file links (default: config server.public_url, else the convfiles serve running on the same data)")
 	tools := f.String("tools", "", "tool groups to offer, comma-separated: "+strings.Join(mcp.ToolGroups, ", ")+" (default core)")
+	ioDir := f.String("io-dir", "", "folder of execute_script calls that name no conversation (config io.dir; toolscript's --io-dir)")
+	f.StringVar(ioDir, "output-dir", "", "the same as --io-dir (code-mcp's name)")
 	cfg, err := f.parse(args)
 	if err != nil {
 		return err
@@ -28,6 +30,15 @@ func cmdMCP(e *env, args []string) error {
 	}
 	if *tools != "" {
 		cfg.Server.MCPTools = []string{*tools}
+	}
+	if *ioDir != "" {
+		cfg.IO.Dir = *ioDir
+		if cfg.IO.Enabled == nil { // naming the folder turns io on (seed 001)
+			cfg.IO.Enabled = &[]bool{true}[0]
+		}
+	}
+	if err := cfg.checkIODir(); err != nil {
+		return err
 	}
 	if _, err := mcp.ParseToolGroups(cfg.Server.MCPTools); err != nil {
 		return usagef("--tools: %v", err)
@@ -57,7 +68,14 @@ func cmdMCP(e *env, args []string) error {
 		return err
 	}
 	defer scripts.close()
-	server, err := newMCPServer(cfg, e, store, scripts, *conv, false)
+	var ioSpace *engine.Space
+	if cfg.IO.Dir != "" && cfg.scriptFiles() && *conv == "" {
+		if ioSpace, err = engine.OpenDir(cfg.IO.Dir, cfg.storeOptions()); err != nil {
+			return err
+		}
+		defer ioSpace.Close()
+	}
+	server, err := newMCPServer(cfg, e, store, scripts, *conv, false, ioSpace)
 	if err != nil {
 		return err
 	}
@@ -73,7 +91,8 @@ func cmdMCP(e *env, args []string) error {
 // newMCPServer builds the MCP server both transports share, with the
 // runner and the downloader of the other doors.
 // hosted refuses every call without the HTTP door's principal.
-func newMCPServer(cfg Config, e *env, store *engine.Store, scripts *scripting, conv string, hosted bool) (*mcp.Server, error) {
+// io, when set, is the folder of scripts that name no conversation.
+func newMCPServer(cfg Config, e *env, store *engine.Store, scripts *scripting, conv string, hosted bool, io *engine.Space) (*mcp.Server, error) {
 	return mcp.New(mcp.Config{
 		Store:        store,
 		Runner:       scripts.Executor,
@@ -84,6 +103,7 @@ func newMCPServer(cfg Config, e *env, store *engine.Store, scripts *scripting, c
 		SessionIdle:  cfg.Server.MCPSessionIdle.Duration,
 		Stateless:    cfg.Server.MCPStateless,
 		Conversation: conv,
+		IO:           io,
 		Tools:        cfg.Server.MCPTools,
 		Version:      buildVersion(),
 		Logger:       e.logger,

@@ -42,8 +42,8 @@ func cmdRun(e *env, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if lang == runtime.TypeScript && name == "stdin.js" {
-		name = "stdin.ts"
+	if name == "stdin.js" && lang != runtime.JavaScript && lang != "" {
+		name = "stdin" + lang.Ext()
 	}
 	var space *engine.Space
 	switch {
@@ -58,6 +58,13 @@ func cmdRun(e *env, args []string) error {
 		}
 	case *dir != "":
 		if space, err = engine.OpenDir(*dir, cfg.storeOptions()); err != nil {
+			return err
+		}
+	case cfg.IO.Dir != "" && cfg.scriptFiles(): // [io] dir (code-mcp's [output] dir), unless enabled = false
+		if err := cfg.checkIODir(); err != nil {
+			return err
+		}
+		if space, err = engine.OpenDir(cfg.IO.Dir, cfg.storeOptions()); err != nil {
 			return err
 		}
 	}
@@ -81,16 +88,27 @@ func cmdRun(e *env, args []string) error {
 		return err
 	}
 	defer scripts.close()
-	rep, runErr := scripts.Run(context.Background(), runtime.Request{Source: src, Filename: name, Language: lang, Space: space, Timeout: *timeout})
+	req := runtime.Request{Source: src, Filename: name, Language: lang, Timeout: *timeout}
+	if space != nil { // a nil *engine.Space in the interface would not be a missing one
+		req.Space = space
+	}
+	rep, runErr := scripts.Run(context.Background(), req)
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(rep); err != nil {
+	if err := enc.Encode(runReport{rep, runtime.FilesWritten(rep.FilesTouched, req.Space)}); err != nil {
 		return err
 	}
 	if runErr != nil {
 		return errReported
 	}
 	return nil
+}
+
+// runReport is what convfiles run prints: the run's report, and the
+// files it left with their host paths (code-mcp's files_written).
+type runReport struct {
+	*runtime.Report
+	FilesWritten []runtime.Written `json:"files_written"`
 }
 
 // scripting runs scripts and format operations: in worker processes (a

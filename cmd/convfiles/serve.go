@@ -55,6 +55,9 @@ func serveConfig(e *env, args []string) (Config, error) {
 	}
 	if *ioDir != "" {
 		cfg.IO.Dir = *ioDir
+		if cfg.IO.Enabled == nil { // naming the folder turns io on, hosted too (seed 001)
+			cfg.IO.Enabled = &[]bool{true}[0]
+		}
 	}
 	if *allowRemote {
 		cfg.Server.AllowRemote = true
@@ -131,7 +134,7 @@ func serve(ctx context.Context, e *env, cfg Config, ready chan<- string) error {
 			return err
 		}
 	}
-	mcpServer, err := newMCPServer(cfg, e, store, scripts, "", hosted)
+	mcpServer, err := newMCPServer(cfg, e, store, scripts, "", hosted, nil)
 	if err != nil {
 		return err
 	}

@@ -83,11 +83,17 @@ func addTool[In scoped](s *Server, name string, h hints, outSchema *jsonschema.S
 		if err := s.decodeArgs(name, req.Params.Arguments, &in); err != nil {
 			return errorResult(err), nil
 		}
-		c, release, err := s.open(ctx, req, in.conversation())
-		if err != nil {
-			return errorResult(s.toolError(name, err)), nil
+		var c *call
+		if s.scriptsWithoutConversation(name, in.conversation()) {
+			c = &call{ctx: ctx, sp: s.cfg.IO}
+		} else {
+			opened, release, err := s.open(ctx, req, in.conversation())
+			if err != nil {
+				return errorResult(s.toolError(name, err)), nil
+			}
+			defer release()
+			c = opened
 		}
-		defer release()
 		res, err := fn(c, in)
 		if err != nil {
 			return errorResult(s.toolError(name, err)), nil

@@ -106,6 +106,12 @@ func (s *Server) addScriptTool() error {
 	return addTool(s, name, hints{destructive: true}, out, s.executeScript)
 }
 
+// scriptsWithoutConversation reports whether an execute_script call that
+// names no conversation runs in the io folder.
+func (s *Server) scriptsWithoutConversation(name, conv string) bool {
+	return name == "execute_script" && conv == "" && s.cfg.Conversation == "" && s.cfg.IO != nil
+}
+
 // executeScript runs the script. A script that fails is a tool error whose
 // text starts with why, followed by the report: what it logged and wrote
 // before it failed.

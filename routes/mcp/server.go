@@ -40,6 +40,10 @@ type Config struct {
 	// Conversation, when set, is the one conversation this server serves:
 	// tools default to it and refuse any other.
 	Conversation string
+	// IO, when set, is the folder of execute_script calls that name no
+	// conversation (toolscript's --io-dir), on a server that serves no
+	// one conversation. The caller closes it.
+	IO *engine.Space
 	// MaxMediaBytes caps file_read_media and resource reads; 0 means
 	// DefaultMaxMediaBytes.
 	MaxMediaBytes int64
