@@ -95,7 +95,11 @@ func cmdRun(e *env, args []string) error {
 	rep, runErr := scripts.Run(context.Background(), req)
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(runReport{rep, runtime.FilesWritten(rep.FilesTouched, req.Space)}); err != nil {
+	out := runReport{Report: rep}
+	if *conv == "" && space != nil { // a folder's files are known by their paths, a conversation's by their links
+		out.FilesWritten = runtime.FilesWritten(rep.FilesTouched, req.Space)
+	}
+	if err := enc.Encode(out); err != nil {
 		return err
 	}
 	if runErr != nil {
@@ -104,11 +108,12 @@ func cmdRun(e *env, args []string) error {
 	return nil
 }
 
-// runReport is what convfiles run prints: the run's report, and the
-// files it left with their host paths (code-mcp's files_written).
+// runReport is what convfiles run prints: the run's report, and for a
+// script working in a folder the files it left there with their paths
+// (code-mcp's files_written).
 type runReport struct {
 	*runtime.Report
-	FilesWritten []runtime.Written `json:"files_written"`
+	FilesWritten []runtime.Written `json:"files_written,omitempty"`
 }
 
 // scripting runs scripts and format operations: in worker processes (a
