@@ -23,6 +23,9 @@ type Handle struct {
 	Writer   files.FileWriter // write handles
 	Closed   bool
 	Failed   error // a write failed: the new version is discarded
+
+	committed func()                          // records a committed write (OpenHandle)
+	reopen    func() (files.FileWriter, error) // goes on writing after a flush
 }
 
 func (h *Handle) Reading() bool { return h.Blob != nil }
@@ -147,6 +150,9 @@ func (h *Handle) Close(abort bool) (committed bool, err error) {
 	}
 	if _, err := h.Writer.Commit(); err != nil {
 		return false, err
+	}
+	if h.committed != nil {
+		h.committed()
 	}
 	return true, nil
 }

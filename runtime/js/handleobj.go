@@ -66,6 +66,9 @@ func (s *session) handleObject(h *runtime.Handle) *goja.Object {
 	})
 	o.Set("flush", func(goja.FunctionCall) goja.Value {
 		live("flush")
+		if err := h.Flush(); err != nil {
+			s.throwFiles(err)
+		}
 		return o
 	})
 	o.Set("close", func(goja.FunctionCall) goja.Value {

@@ -1,11 +1,9 @@
 package js
 
 import (
-	"bufio"
 	"fmt"
 	"strings"
 
-	"convfiles/files"
 	"convfiles/runtime"
 
 	"github.com/dop251/goja"
@@ -48,30 +46,9 @@ func (s *session) ioOpen(call goja.FunctionCall) goja.Value {
 	if s.Open >= runtime.MaxOpenFiles {
 		s.throw("LimitError", fmt.Sprintf("%s: at most %d files may be open at once; close some first", usage, runtime.MaxOpenFiles))
 	}
-	h := &runtime.Handle{Binary: binary}
-	var err error
-	switch base {
-	case "r":
-		var info files.Info
-		h.Blob, info, err = sp.Open(s.Ctx, name)
-		if err == nil {
-			h.Name, h.Buffered = info.Name, bufio.NewReaderSize(h.Blob, 64<<10)
-		}
-	case "w":
-		h.Writer, err = sp.NewWriter(s.Ctx, name, s.WriteOpts(), false)
-	case "a":
-		h.Writer, err = sp.NewWriter(s.Ctx, name, s.WriteOpts(), true)
-	}
+	h, err := s.OpenHandle(sp, name, base, binary)
 	if err != nil {
 		s.throwFiles(err)
-	}
-	if h.Writer != nil {
-		h.Name = h.Writer.Name()
-		op := files.Wrote
-		if base == "a" {
-			op = files.Appended
-		}
-		s.Touches.Touch(h.Name, op)
 	}
 	s.Track(h)
 	return s.handleObject(h)

@@ -54,6 +54,9 @@ type luaSession struct {
 	contents map[*lua.LTable]content.Content
 	// frozen are the tables table.freeze froze.
 	frozen map[*lua.LTable]bool
+	// held are the open handles, for collectgarbage to close those the
+	// script dropped.
+	held []heldHandle
 	// hit is the limit that stopped the run, if one did.
 	hit atomic.Pointer[runtime.LimitHit]
 }

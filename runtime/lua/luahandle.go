@@ -1,6 +1,7 @@
 package lua
 
 import (
+	"convfiles/files"
 	"convfiles/runtime"
 	"fmt"
 	"strings"
@@ -131,10 +132,13 @@ func (s *luaSession) luaSeek(L *lua.LState) int {
 	return 1
 }
 
-// luaFlush is file:flush() → true. Writes become the file at close;
-// there is nothing to flush before.
+// luaFlush is file:flush() → the file, or nil and why: what was written
+// so far becomes the file's content, as toolscript's writes through do.
 func (s *luaSession) luaFlush(L *lua.LState) int {
-	s.checkHandle(L, 1, true)
-	L.Push(lua.LTrue)
+	h := s.checkHandle(L, 1, true)
+	if err := h.Flush(); err != nil {
+		return luaFail(L, files.MessageOf(err), 5)
+	}
+	L.Push(L.Get(1))
 	return 1
 }

@@ -39,6 +39,7 @@ func (s *luaSession) install() error {
 		return 0
 	}))
 	L.SetGlobal("print", L.NewFunction(s.luaPrint))
+	L.SetGlobal("collectgarbage", L.NewFunction(s.luaCollectGarbage))
 	str := L.GetGlobal("string").(*lua.LTable)
 	rep := str.RawGetString("rep").(*lua.LFunction)
 	str.RawSetString("rep", L.NewFunction(func(L *lua.LState) int {

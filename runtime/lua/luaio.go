@@ -1,7 +1,6 @@
 package lua
 
 import (
-	"bufio"
 	"fmt"
 
 	"convfiles/files"
@@ -66,24 +65,7 @@ func (s *luaSession) openHandle(L *lua.LState, fn, name, mode string) (*runtime.
 	if s.Open >= runtime.MaxOpenFiles {
 		L.RaiseError("%s: too many open files (max %d); close some first", fn, runtime.MaxOpenFiles)
 	}
-	h := &runtime.Handle{Binary: binary}
-	var err error
-	switch base {
-	case "r":
-		var info files.Info
-		if h.Blob, info, err = sp.Open(s.Ctx, name); err == nil {
-			h.Name, h.Buffered = info.Name, bufio.NewReaderSize(h.Blob, 64<<10)
-		}
-	default:
-		if h.Writer, err = sp.NewWriter(s.Ctx, name, s.WriteOpts(), base == "a"); err == nil {
-			h.Name = h.Writer.Name()
-			op := files.Wrote
-			if base == "a" {
-				op = files.Appended
-			}
-			s.Touches.Touch(h.Name, op)
-		}
-	}
+	h, err := s.OpenHandle(sp, name, base, binary)
 	if err != nil {
 		return nil, err
 	}
@@ -120,6 +102,7 @@ func (s *luaSession) handleValue(h *runtime.Handle) *lua.LUserData {
 	ud := s.L.NewUserData()
 	ud.Value = h
 	s.L.SetMetatable(ud, s.L.GetTypeMetatable(luaFileType))
+	s.hold(h, ud)
 	return ud
 }
 

@@ -77,3 +77,63 @@ func TestLuauErrorsNameTheUsersLine(t *testing.T) {
 		}
 	}
 }
+
+// TestDroppedHandlesAreClosedByCollectGarbage: a handle the script no
+// longer holds is closed by collectgarbage(), as Lua's io does when it
+// collects one: its slot is free and what it wrote is saved.
+func TestDroppedHandlesAreClosedByCollectGarbage(t *testing.T) {
+	e := runtimetest.NewEnv(t, runtime.Config{})
+	rep, err := luaRun(e, "gc", `
+local function leak(i)
+  local f = io.open("leak" .. i .. ".txt", "w")
+  f:write("n", i)
+end
+for i = 1, 100 do
+  leak(i)
+  if i % 50 == 0 then collectgarbage() end
+end
+collectgarbage("collect")
+local kept = io.open("kept.txt", "w")
+kept:write("still open")
+collectgarbage()
+kept:write(", and written")
+kept:close()
+return {read_file("leak100.txt").text, read_file("kept.txt").text}`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(rep.Result) != `["n100","still open, and written"]` {
+		t.Errorf("result %s", rep.Result)
+	}
+}
+
+// TestFlushWritesThrough: after flush, another reader sees what a handle
+// wrote so far, and the handle goes on writing.
+func TestFlushWritesThrough(t *testing.T) {
+	e := runtimetest.NewEnv(t, runtime.Config{})
+	rep, err := luaRun(e, "flush", `
+local f = io.open("log.txt", "w")
+f:write("one\n")
+assert(f:flush() == f)
+local seen = read_file("log.txt").text
+f:write("two\n")
+f:close()
+return {seen, read_file("log.txt").text}`, nil)
+	if err != nil || string(rep.Result) != `["one\n","one\ntwo\n"]` {
+		t.Errorf("%v %s", err, rep.Result)
+	}
+}
+
+// TestAFailedRunReportsOnlyWhatItDid: a write handle never closed in a
+// run that fails leaves no file and no entry in files_touched.
+func TestAFailedRunReportsOnlyWhatItDid(t *testing.T) {
+	e := runtimetest.NewEnv(t, runtime.Config{})
+	rep, err := luaRun(e, "failed", `
+local f = io.open("never.txt", "w")
+f:write("lost")
+file.save("kept.txt", "saved")
+error("boom")`, nil)
+	if err == nil || len(rep.FilesTouched) != 1 || rep.FilesTouched[0].Name != "kept.txt" || rep.FilesTouched[0].Op != "write" {
+		t.Errorf("%v %+v", err, rep.FilesTouched)
+	}
+}
