@@ -24,7 +24,7 @@ type Handle struct {
 	Closed   bool
 	Failed   error // a write failed: the new version is discarded
 
-	committed func()                          // records a committed write (OpenHandle)
+	committed func()                           // records a committed write (OpenHandle)
 	reopen    func() (files.FileWriter, error) // goes on writing after a flush
 }
 
