@@ -92,7 +92,7 @@ func canonicalObject(obj map[string]any, known map[string]reflect.Type, aliases 
 		if known[k] == nil {
 			if a, ok := aliases[k]; ok {
 				to = a
-			} else if s := snakeCase(k); known[s] != nil {
+			} else if s := SnakeCase(k); known[s] != nil {
 				to = s
 			}
 		}
@@ -149,8 +149,8 @@ func fieldTypes(t reflect.Type) map[string]reflect.Type {
 	return out
 }
 
-// snakeCase spells a camelCase name in snake_case: maxWidth → max_width.
-func snakeCase(s string) string {
+// SnakeCase spells a camelCase name in snake_case: maxWidth → max_width.
+func SnakeCase(s string) string {
 	var b strings.Builder
 	for i, r := range s {
 		if unicode.IsUpper(r) {

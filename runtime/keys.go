@@ -1,8 +1,8 @@
 package runtime
 
 import (
+	"convfiles/ops"
 	"strings"
-	"unicode"
 )
 
 // Camel writes a snake_case key as camelCase: max_width → maxWidth.
@@ -34,21 +34,6 @@ func camelKeys(v any) any {
 	return v
 }
 
-// snake writes a camelCase key as snake_case: maxWidth → max_width.
-func snake(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if unicode.IsUpper(r) {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 // userKeyed are the arguments whose object keys are the user's own names
 // (form field names), never rewritten.
 var userKeyed = map[string]bool{"fields": true}
@@ -68,7 +53,7 @@ func SnakeKeys(v any) any {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, x := range v {
-			out[snake(k)] = SnakeKeysUnder(k, x)
+			out[ops.SnakeCase(k)] = SnakeKeysUnder(k, x)
 		}
 		return out
 	case []any:

@@ -126,16 +126,11 @@ func (p *parser) loopBody(end string) {
 }
 
 func (p *parser) ifStatement() {
-	p.put(p.tok.line, "if")
-	p.next()
-	p.add(p.expr())
-	p.expect("then", "after the condition of if")
-	p.block()
-	for p.isName("elseif") {
-		p.put(p.tok.line, "elseif")
+	for kw := "if"; p.isName(kw); kw = "elseif" {
+		p.put(p.tok.line, kw)
 		p.next()
 		p.add(p.expr())
-		p.expect("then", "after the condition of elseif")
+		p.expect("then", "after the condition of "+kw)
 		p.block()
 	}
 	if p.isName("else") {
