@@ -1,13 +1,10 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"convfiles/auth"
 	"convfiles/engine"
@@ -101,65 +98,6 @@ func addTool[In scoped](s *Server, name string, h hints, outSchema *jsonschema.S
 		return res, nil
 	})
 	return nil
-}
-
-// decodeArgs checks a call's arguments against the tool's schema and
-// decodes them into in: an object, no parameter the tool does not take,
-// every required one present and not null, each of its type (decoding
-// into In checks that). Ranges and allowed values are checked by the
-// handlers, with messages of their own. A mismatch says what was wrong
-// and lists the parameters the tool takes, so the model can correct its
-// call in one step.
-func (s *Server) decodeArgs(name string, raw json.RawMessage, in any) error {
-	schema := s.schemas[name]
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = json.RawMessage("{}")
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return fmt.Errorf("%s: the arguments must be a JSON object. %s", name, s.usage(name))
-	}
-	for k, v := range fields {
-		if _, ok := schema.Properties[k]; !ok && (k != "conversation_id" || s.cfg.Conversation == "") {
-			return fmt.Errorf("%s: it takes no parameter %q. %s", name, k, s.usage(name))
-		}
-		if string(v) == "null" {
-			delete(fields, k)
-		}
-	}
-	for _, k := range schema.Required {
-		if _, ok := fields[k]; !ok {
-			return fmt.Errorf("%s: the parameter %q is missing. %s", name, k, s.usage(name))
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields() // inside objects too: an option the tool does not know is never ignored
-	if err := dec.Decode(in); err != nil {
-		var te *json.UnmarshalTypeError
-		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			return fmt.Errorf("%s: an object holds a field it does not take, %s. %s", name, field, s.usage(name))
-		}
-		if errors.As(err, &te) {
-			field := strings.TrimPrefix(te.Field, "In.") // an operation's input, embedded in its arguments
-			return fmt.Errorf("%s: the parameter %q must be %s, not %s. %s", name, field, schemaType(schema.Properties[field]), te.Value, s.usage(name))
-		}
-		return fmt.Errorf("%s: the arguments are not valid JSON (%v). %s", name, err, s.usage(name))
-	}
-	return nil
-}
-
-// schemaType names the JSON type of a property for an error message.
-func schemaType(ps *jsonschema.Schema) string {
-	if ps == nil {
-		return "of another type"
-	}
-	switch ps.Type {
-	case "":
-		return "one of " + strings.Join(ps.Types, ", ")
-	case "integer", "object":
-		return "an " + ps.Type
-	}
-	return "a " + ps.Type
 }
 
 // structured answers a JSON object as the result's structured content and
