@@ -114,6 +114,17 @@ func parentLoopPDF() []byte {
 	})
 }
 
+// contentStreamPDF is a one-page document drawing ops in Helvetica.
+func contentStreamPDF(ops string) []byte {
+	return samples.RawPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R " +
+			"/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(ops), ops),
+	})
+}
+
 // farOffTextPDF shows "Hi" 10^200 points above the page, then "There"
 // on it.
 func farOffTextPDF() []byte {
@@ -142,4 +153,26 @@ func FuzzReadPDFText(f *testing.F) {
 		defer cancel()
 		content.ReadPDFText(ctx, data, nil, 50)
 	})
+}
+
+// TestAnUnclosedHexStringIsADamagedPage: a content stream that ends
+// inside a hex string made the text library read forever; the page is
+// now reported damaged and the others read.
+func TestAnUnclosedHexStringIsADamagedPage(t *testing.T) {
+	for _, tail := range []string{"<48656c6c6f", "<48 65 6c\n", "BT (a <b) Tj ET <", "% comment\n<0"} {
+		pdf := contentStreamPDF("BT /F1 12 Tf 72 700 Td (Readable) Tj ET\n" + tail)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		text, err := content.ReadPDFText(ctx, pdf, nil, 50)
+		cancel()
+		if err != nil || len(text.Pages) != 1 || !strings.Contains(text.Pages[0].Error, "hex string") {
+			t.Errorf("%q: %+v %v", tail, text, err)
+		}
+	}
+	for _, fine := range []string{"<48656c6c6f> Tj", "<< /A 1 >>", "(a < b) Tj", "% <\n"} {
+		pdf := contentStreamPDF("BT /F1 12 Tf 72 700 Td (Readable) Tj ET\n" + fine)
+		text, err := content.ReadPDFText(context.Background(), pdf, nil, 50)
+		if err != nil || len(text.Pages) != 1 || strings.Contains(text.Pages[0].Error, "hex string") {
+			t.Errorf("%q: %+v %v", fine, text, err)
+		}
+	}
 }

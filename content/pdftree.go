@@ -1,6 +1,7 @@
 package content
 
 import (
+	"errors"
 	"io"
 
 	"convfiles/internal/bytesize"
@@ -96,10 +97,63 @@ func (b *decodedBudget) chargeStream(s pdf.Value) error {
 		return nil
 	}
 	rc := s.Reader()
-	n, _ := io.Copy(io.Discard, io.LimitReader(rc, b.left+1))
+	var lex hexCheck
+	n, _ := io.Copy(&lex, io.LimitReader(rc, b.left+1))
 	rc.Close()
 	if b.left -= n; b.left < 0 {
 		return Refuse(ErrTooLarge, "the PDF's page contents inflate to more than %s, more than convfiles reads of one document", bytesize.Format(MaxPDFDecoded))
 	}
+	if lex.inHex || lex.sawLT {
+		// The text library reads a hex string to its ">" and, at the end of
+		// the stream, forever.
+		return errUnclosedHex
+	}
 	return nil
+}
+
+// errUnclosedHex is a content stream that ends inside a hex string: the
+// page is damaged.
+var errUnclosedHex = errors.New("a content stream ends inside a hex string (<…> never closed): the page is damaged")
+
+// hexCheck follows a content stream's lexical states as it is written:
+// comments, literal strings (nested, with escapes), dictionaries and hex
+// strings; inHex says the stream so far ends inside a hex string.
+type hexCheck struct {
+	inHex, inComment, escaped, sawLT bool
+	depth                            int // of literal string parentheses
+}
+
+func (h *hexCheck) Write(p []byte) (int, error) {
+	for _, c := range p {
+		switch {
+		case h.sawLT:
+			h.sawLT = false
+			h.inHex = c != '<' // "<<" opens a dictionary
+			if h.inHex && c == '>' {
+				h.inHex = false // "<>", an empty hex string
+			}
+		case h.inComment:
+			h.inComment = c != '\r' && c != '\n'
+		case h.inHex:
+			h.inHex = c != '>'
+		case h.depth > 0:
+			switch {
+			case h.escaped:
+				h.escaped = false
+			case c == '\\':
+				h.escaped = true
+			case c == '(':
+				h.depth++
+			case c == ')':
+				h.depth--
+			}
+		case c == '%':
+			h.inComment = true
+		case c == '(':
+			h.depth = 1
+		case c == '<':
+			h.sawLT = true
+		}
+	}
+	return len(p), nil
 }
