@@ -129,14 +129,7 @@ func contentStreamPDF(ops string) []byte {
 // on it.
 func farOffTextPDF() []byte {
 	far := "1" + strings.Repeat("0", 200) + ".0"
-	ops := "BT /F1 12 Tf 0 " + far + " Td (Hi) Tj 0 -" + far + " Td (There) Tj ET"
-	return samples.RawPDF([]string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R " +
-			"/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(ops), ops),
-	})
+	return contentStreamPDF("BT /F1 12 Tf 0 " + far + " Td (Hi) Tj 0 -" + far + " Td (There) Tj ET")
 }
 
 // FuzzReadPDFText feeds mutated PDFs to the text reader: whatever the
