@@ -87,11 +87,14 @@ func TestAHugeCrossReferenceClaimIsRefused(t *testing.T) {
 		"a keyword glued on": []byte(strings.Replace(string(good), "endobj\nxref\n0 4", "endobj\xbaxref\n99999990 4", 1)),
 		// The library reads the table by tokens, not lines.
 		"a header that runs on": []byte(strings.Replace(string(good), "xref\n0 4\n", "xref\n99999990 4 ", 1)),
-		"a stream's /Size":      []byte(strings.Replace(string(good), "/Size 4", "/Size 99999990", 1)),
-		"a stream's /Index":     append(append([]byte{}, good...), "\n<< /Type /XRef /Index [0 5 99999990 4] >>"...),
-		"a stream's /W":         append(append([]byte{}, good...), "\n9 0 obj\n<< /Type /XRef /W [1 99999999 1] >>\nstream\n"...),
-		"a predictor's rows":    append(append([]byte{}, good...), "\n<< /DecodeParms << /Predictor 12 /Columns 999999999 >> >>"...),
-		"indirect columns":      append(append([]byte{}, good...), "\n<< /DecodeParms << /Predictor 12 /Columns 9 0 R >> >>"...),
+		// NUL is white space to the library, and so to the check.
+		"tokens apart by NUL": []byte(strings.Replace(string(good), "xref\n0 4\n", "xref\n99999990\x004\x00", 1)),
+		"a /Size after a NUL": []byte(strings.Replace(string(good), "/Size 4", "/Size\x0099999990", 1)),
+		"a stream's /Size":    []byte(strings.Replace(string(good), "/Size 4", "/Size 99999990", 1)),
+		"a stream's /Index":   append(append([]byte{}, good...), "\n<< /Type /XRef /Index [0 5 99999990 4] >>"...),
+		"a stream's /W":       append(append([]byte{}, good...), "\n9 0 obj\n<< /Type /XRef /W [1 99999999 1] >>\nstream\n"...),
+		"a predictor's rows":  append(append([]byte{}, good...), "\n<< /DecodeParms << /Predictor 12 /Columns 999999999 >> >>"...),
+		"indirect columns":    append(append([]byte{}, good...), "\n<< /DecodeParms << /Predictor 12 /Columns 9 0 R >> >>"...),
 	} {
 		if string(data) == string(good) {
 			t.Fatalf("%s: the sample changed shape; the test no longer makes the claim", name)

@@ -16,13 +16,14 @@ import (
 var (
 	// xrefSize is an xref stream's or a trailer's /Size, and an xref
 	// stream's /Index array.
-	xrefSize  = regexp.MustCompile(`/Size\s+(\d+)`)
-	xrefIndex = regexp.MustCompile(`/Index\s*\[([\d\s]*)\]`)
+	// A PDF's white space is Go's \s and NUL.
+	xrefSize  = regexp.MustCompile(`/Size[\s\x00]+(\d+)`)
+	xrefIndex = regexp.MustCompile(`/Index[\s\x00]*\[([\d\s\x00]*)\]`)
 	// xrefWidths are an xref stream's field widths (/W), which size the
 	// buffer of one entry; predictorColumns is a predictor's /Columns,
 	// which sizes its row buffers, direct or (refused) indirect.
-	xrefWidths       = regexp.MustCompile(`/W\s*\[([^\]]*)\]`)
-	predictorColumns = regexp.MustCompile(`/Columns\s+(\d+)(\s+\d+\s+R)?`)
+	xrefWidths       = regexp.MustCompile(`/W[\s\x00]*\[([^\]]*)\]`)
+	predictorColumns = regexp.MustCompile(`/Columns[\s\x00]+(\d+)([\s\x00]+\d+[\s\x00]+R)?`)
 )
 
 // Bounds on what sizes the text library's buffers: an xref stream's field
@@ -52,7 +53,7 @@ func checkXrefClaims(data []byte, maxObjects int64) error {
 		}
 	}
 	for _, m := range xrefIndex.FindAllSubmatch(data, -1) {
-		f := bytes.Fields(m[1])
+		f := pdfFields(m[1])
 		for i := 0; i+1 < len(f); i += 2 {
 			start, count := number(f[i]), number(f[i+1])
 			if start < 0 || count < 0 || start+count > maxObjects {
@@ -64,7 +65,7 @@ func checkXrefClaims(data []byte, maxObjects int64) error {
 		if !inXrefStream(data, loc[0]) {
 			continue // a CID font's glyph widths, also named /W
 		}
-		for _, w := range bytes.Fields(data[loc[2]:loc[3]]) {
+		for _, w := range pdfFields(data[loc[2]:loc[3]]) {
 			if n := number(w); n < 0 || n > maxFieldWidth {
 				return Refuse(ErrDamaged, "the PDF's cross-reference stream has a field %s bytes wide, more than the %d any file needs: it is damaged or hostile", w, maxFieldWidth)
 			}
@@ -103,7 +104,7 @@ func checkXrefClaims(data []byte, maxObjects int64) error {
 // number they claim; -1 for one past any bound. It stops at what is not
 // a subsection, where the library stops too.
 func subsectionClaim(table []byte) int64 {
-	f := bytes.Fields(table)
+	f := pdfFields(table)
 	var most int64
 	for i := 0; i+1 < len(f); {
 		start, err1 := strconv.ParseInt(string(f[i]), 10, 64)
@@ -124,6 +125,14 @@ func subsectionClaim(table []byte) int64 {
 		i += 2 + 3*int(count)
 	}
 	return most
+}
+
+// pdfFields splits b at a PDF's white space, which is the text library's:
+// NUL, tab, line feed, form feed, carriage return and space.
+func pdfFields(b []byte) [][]byte {
+	return bytes.FieldsFunc(b, func(r rune) bool {
+		return r == 0 || r == '\t' || r == '\n' || r == '\f' || r == '\r' || r == ' '
+	})
 }
 
 // inXrefStream reports whether the dictionary around data[at] is an xref
