@@ -108,6 +108,11 @@ func TestDocumentsFromNothing(t *testing.T) {
 		}
 	}
 	must(t, e, "create", `{"name": "data.csv", "content": "a,b\n", "mime_type": "text/csv"}`)
+	long := strings.Repeat("a long note, ", 2000) // past the sniffed head: the type is the head's, as the index has it
+	must(t, e, "create", `{"name": "long.txt", "content": "`+long+`", "mime_type": "text/plain"}`)
+	if _, err := call(t, e, "create", `{"name": "fake.txt", "content": "%PDF-1.4 `+long+`", "mime_type": "text/plain"}`); err == nil || !strings.Contains(err.Error(), "application/pdf") {
+		t.Errorf("a PDF head declared text/plain: %v", err)
+	}
 	if rec, err := e.Space.Record(ctx, "memo"); err != nil || rec.MIME != "application/pdf" {
 		t.Errorf("memo, declared a PDF: %+v %v", rec, err)
 	}

@@ -233,7 +233,8 @@ func checkDeclaredMIME(name, declared string, data []byte) error {
 	if i := strings.IndexByte(declared, ';'); i >= 0 {
 		declared = strings.TrimSpace(declared[:i])
 	}
-	kind, sniffed := content.Detect(name, data, true)
+	head := data[:min(len(data), content.SniffLen)] // as the index sniffs it: the head, never the whole file
+	kind, sniffed := content.Detect(name, head, len(head) == len(data))
 	switch {
 	case declared == sniffed, sniffed == "application/octet-stream" && len(data) == 0:
 		return nil
