@@ -133,7 +133,7 @@ func (sp *Space) Find(ctx context.Context, q files.ListQuery) ([]files.Record, i
 	}
 	var out []files.Record
 	for _, fi := range all {
-		if files.MatchGlob(q.Pattern, fi.Name) && q.InFolder(fi.Name) {
+		if files.MatchGlob(q.Pattern, fi.Name) && q.InFolder(fi.Name) && !q.Skips(fi.Name) {
 			out = append(out, files.Record{Conversation: sp.id, Name: fi.Name, Size: fi.Size, Modified: fi.ModTime, Version: 1})
 		}
 	}

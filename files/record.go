@@ -83,10 +83,18 @@ type ListQuery struct {
 	// Deleted lists deleted files whose versions are kept instead of live
 	// ones, the most recently deleted first unless Sort says otherwise.
 	Deleted bool
-	Sort    SortKey
-	Desc    bool
-	Limit   int // 0 means no limit
-	Offset  int
+	// Skip, when set, is a base name whose files are left out, in any
+	// folder: the .keep files that hold made folders, for a person's view.
+	Skip   string
+	Sort   SortKey
+	Desc   bool
+	Limit  int // 0 means no limit
+	Offset int
+}
+
+// Skips reports whether q leaves the file name out (see Skip).
+func (q ListQuery) Skips(name string) bool {
+	return q.Skip != "" && (name == q.Skip || len(name) > len(q.Skip) && name[len(name)-len(q.Skip)-1] == '/' && name[len(name)-len(q.Skip):] == q.Skip)
 }
 
 // Normalized is q with its defaults filled in: deleted files sort by

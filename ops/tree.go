@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"path"
 	"sort"
 	"strings"
 
@@ -76,7 +77,7 @@ type treeNode struct {
 
 // Tree is file_tree, files.tree: folders and files with sizes, folders
 // first, each level by name; below depth a folder shows only its totals.
-// Empty .keep files of made folders are counted, not listed.
+// The empty .keep files of made folders are neither counted nor listed.
 func Tree(ctx context.Context, env Env, in TreeIn) (TreeOut, error) {
 	depth := in.Depth
 	if depth == 0 {
@@ -99,7 +100,7 @@ func Tree(ctx context.Context, env Env, in TreeIn) (TreeOut, error) {
 	if err := env.Space.Sizes(ctx, prefix, func(name string, size int64) { b.add(strings.TrimPrefix(name, prefix), size) }); err != nil {
 		return TreeOut{}, err
 	}
-	if prefix != "" && top.Files == 0 {
+	if prefix != "" && !b.seen {
 		return TreeOut{}, folderNotFound(ctx, "tree", env.Space, root)
 	}
 	out.Size, out.Files = top.Size, top.Files
@@ -114,14 +115,21 @@ type treeBuilder struct {
 	depth   int
 	folders map[string]*treeNode
 	entries int
+	seen    bool // a file, .keep included, is below the tree's folder
 	out     *TreeOut
 }
 
 // add counts a file by its path from the tree's folder.
 func (b *treeBuilder) add(rel string, size int64) {
+	b.seen = true
+	// A made folder's .keep is what holds it, not one of its files.
+	counted := 1
+	if path.Base(rel) == KeepFile && size == 0 {
+		counted = 0
+	}
 	parent := b.top
 	parent.Size += size
-	parent.Files++
+	parent.Files += counted
 	start := 0
 	for range b.depth {
 		slash := strings.IndexByte(rel[start:], '/')
@@ -142,7 +150,7 @@ func (b *treeBuilder) add(rel string, size int64) {
 			parent.children = append(parent.children, dir)
 		}
 		dir.Size += size
-		dir.Files++
+		dir.Files += counted
 		parent = dir
 		start += slash + 1
 	}

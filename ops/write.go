@@ -65,6 +65,11 @@ func Create(ctx context.Context, env Env, in CreateIn) (IDName, error) {
 type WriteTextIn struct {
 	ID      string `json:"id"`
 	Content string `json:"content"`
+	// IfVersion, when set, is the version the text was read at (a file's
+	// "version" field): the write is refused as a conflict when the file
+	// has changed since, by any writer, so an edit never silently undoes
+	// another. 0 replaces whatever is there.
+	IfVersion int `json:"if_version,omitempty"`
 }
 
 // SizeOut answers a write with the file's size after it.
@@ -81,12 +86,47 @@ func WriteText(ctx context.Context, env Env, in WriteTextIn) (SizeOut, error) {
 	if err != nil {
 		return SizeOut{}, err
 	}
-	info, err := env.Space.WriteBytes(ctx, name, []byte(in.Content), env.Write)
+	opts := env.Write
+	if in.IfVersion != 0 {
+		base, err := atVersion(ctx, env.Space, name, in.IfVersion)
+		if err != nil {
+			return SizeOut{}, err
+		}
+		opts.IfUnchanged = &base
+	}
+	info, err := env.Space.WriteBytes(ctx, name, []byte(in.Content), opts)
 	if err != nil {
 		return SizeOut{}, err
 	}
 	env.touched(info.Name, files.Wrote)
 	return SizeOut{OK: true, Size: info.Size}, nil
+}
+
+// atVersion is the file as it is now, when it is still at version n: the
+// base a write given IfUnchanged commits on only if nobody wrote since.
+// The bytes are looked at before the version, so a write landing between
+// the two makes a conflict, never a base newer than n.
+func atVersion(ctx context.Context, sp files.Ops, name string, n int) (files.Info, error) {
+	const op = "write_text"
+	changed := func(what string) error {
+		return files.E(op, files.KindConflict, name, fmt.Sprintf("%s since version %d was read: read it again, then make the change on what it holds now", what, n), files.ErrChanged)
+	}
+	blob, info, err := sp.Open(ctx, name)
+	if files.KindOf(err) == files.KindNotFound {
+		return files.Info{}, changed("the file was deleted")
+	}
+	if err != nil {
+		return files.Info{}, err
+	}
+	blob.Close()
+	rec, err := sp.Record(ctx, name)
+	if err != nil {
+		return files.Info{}, err
+	}
+	if rec.Version != n {
+		return files.Info{}, changed(fmt.Sprintf("the file changed (it is at version %d now)", rec.Version))
+	}
+	return info, nil
 }
 
 // AppendIn appends base64 bytes.
@@ -210,7 +250,7 @@ func editLines(ctx context.Context, env Env, id string, start, end int, text str
 
 func init() {
 	def(Op{Name: "create", JS: "create", Params: []string{"name", "mime_type"}, Tool: "file_create", Effect: Writes, SnakeJS: true}, Create)
-	def(Op{Name: "write_text", JS: "writeText", Params: []string{"id", "content"}, Tool: "file_write_text", Effect: Destroys}, WriteText)
+	def(Op{Name: "write_text", JS: "writeText", Params: []string{"id", "content", "...options"}, Tool: "file_write_text", Effect: Destroys}, WriteText)
 	def(Op{Name: "append_bytes", JS: "appendBytes", Params: []string{"id", "data"}, Tool: "file_append_bytes", Effect: Writes}, AppendBytes)
 	def(Op{Name: "write_bytes", JS: "writeBytes", Params: []string{"id", "offset", "data"}, Tool: "file_write_bytes", Effect: Destroys}, WriteBytes)
 	def(Op{Name: "replace_lines", JS: "replaceLines", Params: []string{"id", "start_line", "end_line", "content"}, Tool: "file_replace_lines",

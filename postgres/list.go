@@ -35,6 +35,15 @@ func likePattern(glob string) string {
 	return b.String()
 }
 
+// likeLiteral is a LIKE pattern that matches s and nothing else.
+func likeLiteral(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		writeLiteral(&b, s[i])
+	}
+	return b.String()
+}
+
 func writeLiteral(b *strings.Builder, c byte) {
 	if c == '%' || c == '_' || c == '\\' {
 		b.WriteByte('\\')
@@ -61,6 +70,10 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 	if q.Direct {
 		args = append(args, len(q.Prefix)+1)
 		where += ` AND strpos(substr(name, $` + strconv.Itoa(len(args)) + `), '/') = 0`
+	}
+	if q.Skip != "" {
+		args = append(args, q.Skip, "%/"+likeLiteral(q.Skip))
+		where += ` AND name <> $` + strconv.Itoa(len(args)-1) + ` AND name NOT LIKE $` + strconv.Itoa(len(args))
 	}
 	if q.Pattern != "" {
 		args = append(args, likePattern(sqltext.CoarseGlob(q.Pattern)))

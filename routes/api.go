@@ -25,6 +25,7 @@ func (s *Server) registerAPI(r *mux.Router) {
 	api.HandleFunc("/conversations", s.handleConversations).Methods(http.MethodGet)
 	api.HandleFunc("/conversations/{conversation}", s.handleDeleteConversation).Methods(http.MethodDelete)
 	api.HandleFunc("/conversations/{conversation}/files", s.handleListFiles).Methods(http.MethodGet)
+	api.HandleFunc("/conversations/{conversation}/zip", s.handleZip).Methods(http.MethodGet)
 	api.HandleFunc("/files/upload", s.handleUpload).Methods(http.MethodPost)
 	api.HandleFunc("/files/{id}", s.handleFileInfo).Methods(http.MethodGet)
 	api.HandleFunc("/files/{id}", s.handleDeleteFile).Methods(http.MethodDelete)
@@ -100,7 +101,8 @@ func (s *Server) handleDeleteConversation(w http.ResponseWriter, r *http.Request
 }
 
 // handleListFiles lists one page of a conversation's files:
-// ?pattern=*.csv&sort=name|size|modified&order=asc|desc&limit=100&offset=0.
+// ?pattern=*.csv&sort=name|size|modified&order=asc|desc&limit=100&offset=0;
+// hide_keep=true leaves out the .keep files of made folders.
 func (s *Server) handleListFiles(w http.ResponseWriter, r *http.Request) {
 	s.answer(w, r, func() (any, error) { return s.listFiles(r) })
 }
@@ -162,6 +164,13 @@ func listQuery(r *http.Request) (files.ListQuery, error) {
 			return q, err
 		}
 		q.Prefix, q.Direct = prefix, true
+	}
+	switch h := v.Get("hide_keep"); h {
+	case "", "0", "false":
+	case "1", "true":
+		q.Skip = ops.KeepFile
+	default:
+		return q, files.E("list", files.KindInvalid, h, "hide_keep is true or false", nil)
 	}
 	switch d := v.Get("deleted"); d {
 	case "", "0", "false":

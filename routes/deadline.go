@@ -81,6 +81,7 @@ func (s *Server) deadlineOf(r *http.Request) time.Duration {
 	switch {
 	case p == "/api/events", p == "/api/files/upload", strings.HasPrefix(p, "/files/"),
 		strings.HasPrefix(p, "/api/files/") && (strings.HasSuffix(p, "/download") || strings.HasSuffix(p, "/view")),
+		strings.HasPrefix(p, "/api/conversations/") && strings.HasSuffix(p, "/zip"),
 		p == "/mcp" && r.Method != http.MethodPost:
 		return 0
 	case p == "/execute", p == "/mcp":

@@ -28,6 +28,11 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 		where += ` AND instr(substr(name, ?), '/') = 0`
 		args = append(args, len(q.Prefix)+1)
 	}
+	if q.Skip != "" {
+		// GLOB, unlike LIKE, tells letter cases apart, as names do.
+		where += ` AND name <> ? AND name NOT GLOB ?`
+		args = append(args, q.Skip, "*/"+sqltext.GlobLiteral(q.Skip))
+	}
 	if q.Pattern != "" {
 		where += ` AND name GLOB ?`
 		args = append(args, sqltext.CoarseGlob(q.Pattern))

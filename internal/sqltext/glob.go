@@ -56,3 +56,19 @@ func classEnd(pattern string, open int) int {
 	}
 	return -1
 }
+
+// GlobLiteral is a glob that matches s and nothing else: its *, ? and [
+// each made a class of one.
+func GlobLiteral(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '*' || c == '?' || c == '[' {
+			b.WriteByte('[')
+			b.WriteByte(c)
+			b.WriteByte(']')
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

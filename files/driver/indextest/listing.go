@@ -74,6 +74,22 @@ func runListing(t *testing.T, mk Maker) {
 		}
 	})
 
+	t.Run("files of one base name left out in any folder, the count without them", func(t *testing.T) {
+		ix := mk(t)
+		for _, n := range []string{".keep", "a.txt", "dir/.keep", "dir/x.keep", "dir/.KEEP", "dir/sub/.keep", "d.keep/b.txt", "x%/.keep"} {
+			write(t, ix, "c1", n, 1, 1)
+		}
+		recs, total, err := ix.List(ctx, "c1", files.ListQuery{Skip: ".keep", Sort: files.SortName})
+		want := []string{"a.txt", "d.keep/b.txt", "dir/.KEEP", "dir/x.keep"}
+		if err != nil || total != len(want) || !slices.Equal(names(recs), want) {
+			t.Fatalf("without .keep: %v of %d, %v; want %v", names(recs), total, err, want)
+		}
+		recs, total, _ = ix.List(ctx, "c1", files.ListQuery{Skip: ".keep", Prefix: "dir/", Direct: true, Pattern: "*", Limit: 10})
+		if total != 2 || !slices.Equal(names(recs), []string{"dir/.KEEP", "dir/x.keep"}) {
+			t.Fatalf("directly in dir/ without .keep: %v of %d", names(recs), total)
+		}
+	})
+
 	t.Run("sizes of the live files below a prefix, in name order", func(t *testing.T) {
 		ix := mk(t)
 		for i, n := range []string{"dir/b.txt", "dir/a.txt", "dir/sub/c.txt", "dir0.txt", "dir.txt", "top.txt", "dir/é.txt"} {
