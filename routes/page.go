@@ -12,7 +12,7 @@ import (
 	"github.com/gorilla/mux"
 )
 
-//go:embed web/index.html web/app.js web/browser.js web/actions.js web/markdown.js web/preview.js web/app.css
+//go:embed web/*.html web/*.js web/*.css
 var webFiles embed.FS
 
 // pageCSP lets the page load only its own script, style, images and
@@ -47,6 +47,14 @@ var pageAssets = map[string]asset{
 	"/actions.js":  loadAsset("actions.js", "text/javascript; charset=utf-8"),
 	"/markdown.js": loadAsset("markdown.js", "text/javascript; charset=utf-8"),
 	"/preview.js":  loadAsset("preview.js", "text/javascript; charset=utf-8"),
+	"/edit.js":     loadAsset("edit.js", "text/javascript; charset=utf-8"),
+	"/rows.js":     loadAsset("rows.js", "text/javascript; charset=utf-8"),
+	"/select.js":   loadAsset("select.js", "text/javascript; charset=utf-8"),
+	"/upload.js":   loadAsset("upload.js", "text/javascript; charset=utf-8"),
+	"/search.js":   loadAsset("search.js", "text/javascript; charset=utf-8"),
+	"/live.js":     loadAsset("live.js", "text/javascript; charset=utf-8"),
+	// The shared worker that holds a browser's one event stream.
+	"/live-worker.js": loadAsset("live-worker.js", "text/javascript; charset=utf-8"),
 }
 
 // isPageAsset reports whether path is one of the page's own files.

@@ -72,7 +72,7 @@ func waitCard(t testing.TB, ctx context.Context, name string) (size, typ string)
 		t.Fatalf("no card for %q: %v", name, err)
 	}
 	return eval[string](t, ctx, cardExpr(name)+".querySelector('.size').textContent"),
-		eval[string](t, ctx, cardExpr(name)+".querySelector('.type').textContent")
+		eval[string](t, ctx, cardExpr(name)+".querySelector('.type').title")
 }
 
 // clickIn clicks a control of a file's card. The click runs in the page in

@@ -53,7 +53,7 @@ func TestFileBrowserInChromium(t *testing.T) {
 	p.waitRows("the list by size", "notes/", "reports/", "file2.txt", "file10.txt", "alpha.txt", "Budget Summary.txt", "zeta.csv")
 	p.click(`#list th button[data-sort="size"]`)
 	p.waitRows("the list by size, largest first", "reports/", "notes/", "zeta.csv", "Budget Summary.txt", "alpha.txt", "file10.txt", "file2.txt")
-	if got := eval[string](t, ctx, `document.querySelector('#list th button[data-sort="size"]').getAttribute("aria-sort")`); got != "descending" {
+	if got := eval[string](t, ctx, `document.querySelector('#list th[data-col="size"]').getAttribute("aria-sort")`); got != "descending" {
 		t.Errorf("the size column says it sorts %q", got)
 	}
 	p.click(`#list th button[data-sort="modified"]`)

@@ -1,14 +1,16 @@
-// convfiles web page: sessions, conversations, live updates, uploads and
-// the side panel. The file browser is browser.js, its actions actions.js,
-// previews preview.js and markdown.js. Every name shown comes from users
-// and agents, so the page writes text with textContent, never HTML.
+// convfiles web page: sessions, conversations, live updates and the side
+// panel. The file browser is browser.js, selections and what is done to
+// them select.js, single actions actions.js, uploads upload.js, content
+// search search.js, previews preview.js and markdown.js, editing edit.js.
+// Every name shown comes from users and agents, so the page writes text
+// with textContent, never HTML.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const state = {
-  conv: "", folder: "", files: [], folders: [], total: 0, events: null, fresh: new Set(), rendered: "", csrf: "",
+  conv: "", folder: "", files: [], folders: [], total: 0, offset: 0, fresh: new Set(), rendered: "", csrf: "",
   view: localStorage.getItem("convfiles.view") === "cards" ? "cards" : "list",
-  sort: { key: "name", desc: false }, search: "", known: null,
+  sort: { key: "name", desc: false }, search: "", searchIn: "names", known: null, live: null,
 };
 // Every event the page received, with its arrival time (tests and the
 // latency benchmark read it).
@@ -34,13 +36,18 @@ function humanSize(n) {
 
 // api calls the REST API. A hosted server's session cookie rides along
 // by itself; requests that change something also carry the session's
-// CSRF token, which a page of another site cannot learn.
+// CSRF token, which a page of another site cannot learn. An error keeps
+// the answer's type (ConflictError) for the page to act on.
 async function api(path, opts = {}) {
   opts.headers = Object.assign({}, opts.headers, state.csrf ? { "X-CSRF-Token": state.csrf } : {});
   const resp = await fetch(path, opts);
   const body = await resp.json().catch(() => ({}));
   if (resp.status === 401 && path !== "/api/session") showSignIn(body.error ? body.error.message : "");
-  if (!body.success) throw new Error(body.error ? body.error.message : resp.status + " " + resp.statusText);
+  if (!body.success) {
+    const err = new Error(body.error ? body.error.message : resp.status + " " + resp.statusText);
+    err.type = body.error ? body.error.type : "";
+    throw err;
+  }
   return body.result;
 }
 
@@ -61,17 +68,18 @@ function signedIn(session) {
 
 function showSignIn(why) {
   state.csrf = "";
-  if (state.events) { state.events.close(); state.events = null; }
   $("main").hidden = true;
   $("signin").hidden = false;
   $("signout").hidden = true;
   $("who").textContent = "";
   $("signin-message").textContent = why || "";
+  $("token").focus();
 }
 
 async function signIn(token) {
   try {
     signedIn(await api("/api/session", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) }));
+    state.live.restart();
     route();
   } catch (err) {
     showSignIn(err.message);
@@ -81,6 +89,7 @@ async function signIn(token) {
 async function signOut() {
   await api("/api/session", { method: "DELETE" }).catch(() => {});
   showSignIn("Signed out.");
+  state.live.restart();
 }
 
 // start signs in with a token handed over in the address (#token=...,
@@ -113,138 +122,116 @@ async function loadConversations() {
   options.replaceChildren();
   for (const c of conversations) {
     const a = el("a", { href: "#c=" + encodeURIComponent(c.id), class: c.id === state.conv ? "current" : "" },
-      c.id, el("small", {}, c.files + " files · " + humanSize(c.bytes)));
+      c.id, el("small", {}, fileCount(c.files) + " · " + humanSize(c.bytes)));
+    if (c.id === state.conv) a.setAttribute("aria-current", "page");
     list.append(el("li", {}, a));
     options.append(el("option", { value: c.id }));
   }
+  if (state.conv) render();
 }
 
-// openConversation shows a conversation's folder; the event stream stays
-// open while only the folder changes.
+// openConversation shows a conversation's folder.
 function openConversation(conv, folder) {
   if (!conv) {
     $("workspace").hidden = true;
     closePanel();
     return;
   }
-  const same = conv === state.conv && state.events;
+  const other = conv !== state.conv;
   state.conv = conv;
   state.folder = folder;
+  state.offset = 0;
   state.rendered = "";
+  clearSelection();
   $("conversation").value = conv;
   $("workspace").hidden = false;
   closePanel();
   renderCrumbs();
-  // The listing says which event it is current to; the stream starts
-  // there, so nothing written in between is missed.
-  loadFiles().then((lastEventId) => { if (conv === state.conv && !same) connectEvents(lastEventId); });
-  if (!same) loadConversations().catch(() => {});
+  loadFiles();
+  if (other) loadConversations().catch(() => {});
 }
 
+let panelOpener = null;
+// openPanel shows the side panel and moves the focus into it; closing it
+// gives the focus back to what opened it.
 function openPanel(title) {
+  if ($("panel").hidden) panelOpener = document.activeElement;
   $("panel").hidden = false;
   $("panel-title").textContent = title;
   $("panel-body").replaceChildren();
-  // On a narrow screen the panel is below the files: bring it into view.
-  if (matchMedia("(max-width: 760px)").matches) $("panel").scrollIntoView({ block: "start" });
+  $("panel-title").focus();
   return $("panel-body");
 }
 
-function closePanel() { $("panel").hidden = true; $("panel-body").replaceChildren(); }
+function closePanel() {
+  if ($("panel").hidden) return;
+  $("panel").hidden = true;
+  $("panel-body").replaceChildren();
+  const back = panelOpener && panelOpener.isConnected ? panelOpener : null;
+  panelOpener = null;
+  if (back) back.focus();
+  else if (document.activeElement === document.body || !document.activeElement) $("search").focus();
+}
 
-let refreshTimer = 0;
+let refreshTimer = 0, listTimer = 0;
 function scheduleRefresh() {
   clearTimeout(refreshTimer);
   refreshTimer = setTimeout(() => {
+    if (!state.conv) return;
     loadFiles();
     if (!$("deleted").hidden) showDeleted();
-    loadConversations().catch(() => {});
   }, 50);
 }
 
-function connectEvents(lastEventId) {
-  if (state.events) state.events.close();
-  const q = new URLSearchParams({ conversation: state.conv });
-  if (lastEventId !== undefined) q.set("last_event_id", String(lastEventId));
-  const es = new EventSource("/api/events?" + q);
-  state.events = es;
-  es.onopen = () => { $("live").textContent = "live"; $("live").className = "live on"; };
-  es.onerror = () => { $("live").textContent = "reconnecting…"; $("live").className = "live"; };
-  for (const type of ["file:created", "file:modified", "file:deleted", "conversation:deleted", "reset"]) {
-    es.addEventListener(type, (e) => {
-      const data = JSON.parse(e.data || "{}");
-      window.convfilesEvents.push({ type, id: data.id, name: data.name, at: Date.now(), seq: e.lastEventId });
-      if (type === "file:created" || type === "file:modified") state.fresh.add(data.id);
-      if (type === "conversation:deleted") { location.hash = ""; return; }
-      scheduleRefresh();
-    });
-  }
+function scheduleConversations() {
+  clearTimeout(listTimer);
+  listTimer = setTimeout(() => loadConversations().catch(() => {}), 300);
+}
+
+// onEvent takes an event of any conversation the session reaches.
+function onEvent(type, data, id) {
+  window.convfilesEvents.push({ type, id: data.id, name: data.name, conversation: data.conversation, at: Date.now(), seq: id });
+  if (type === "credential-ended") { showSignIn(data.message || "Your credential ended: sign in again."); return; }
+  if (type !== "file:modified") scheduleConversations();
+  if (type === "reset") { scheduleRefresh(); return; }
+  if (data.conversation !== state.conv) return;
+  if (type === "file:created" || type === "file:modified") state.fresh.add(data.id);
+  if (type === "conversation:deleted") { location.hash = ""; say("The conversation " + data.conversation + " was deleted."); return; }
+  scheduleRefresh();
+}
+
+function onStatus(live) {
+  $("live").hidden = false;
+  $("live").textContent = live ? "live" : "reconnecting…";
+  $("live").className = live ? "live on" : "live";
 }
 
 // route reads the address: #c=<conversation>&f=<folder>.
 function route() {
   const p = new URLSearchParams(location.hash.slice(1));
   const conv = p.get("c") || "";
-  if (conv !== state.conv && state.events) { state.events.close(); state.events = null; }
   openConversation(conv, p.get("f") || "");
   if (!conv) loadConversations().catch((err) => say(err.message, true));
 }
 
-function upload(fileList) {
-  const files = Array.from(fileList || []);
-  if (!files.length || !state.conv) return;
-  const form = new FormData();
-  const prefix = state.folder ? state.folder + "/" : "";
-  for (const f of files) form.append("file", f, prefix + f.name);
-  const xhr = new XMLHttpRequest();
-  xhr.open("POST", "/api/files/upload?conversation=" + encodeURIComponent(state.conv));
-  if (state.csrf) xhr.setRequestHeader("X-CSRF-Token", state.csrf);
-  $("progress").hidden = false;
-  xhr.upload.onprogress = (e) => {
-    if (!e.lengthComputable) return;
-    $("progress-bar").value = Math.round((e.loaded / e.total) * 100);
-    $("progress-text").textContent = humanSize(e.loaded) + " of " + humanSize(e.total);
-  };
-  xhr.onload = () => {
-    $("progress").hidden = true;
-    let body = {};
-    try { body = JSON.parse(xhr.responseText); } catch (_) {}
-    if (body.success) {
-      say("Uploaded " + body.result.files.map((f) => f.name).join(", "));
-      loadFiles();
-    } else {
-      say("Upload refused: " + (body.error ? body.error.message : xhr.status), true);
-    }
-  };
-  xhr.onerror = () => { $("progress").hidden = true; say("Upload failed: the connection broke", true); };
-  xhr.send(form);
+function onGlobalKey(e) {
+  if (e.key !== "Escape" || $("ask").open) return;
+  if (!$("panel").hidden) { e.preventDefault(); closePanel(); }
 }
 
-function setupDragAndDrop() {
-  let depth = 0;
-  document.addEventListener("dragenter", (e) => { e.preventDefault(); depth++; document.body.classList.add("dragging"); });
-  document.addEventListener("dragleave", () => { if (--depth <= 0) { depth = 0; document.body.classList.remove("dragging"); } });
-  document.addEventListener("dragover", (e) => e.preventDefault());
-  document.addEventListener("drop", (e) => {
-    e.preventDefault();
-    depth = 0;
-    document.body.classList.remove("dragging");
-    if (!state.conv) { say("Open a conversation first, then drop files into it.", true); return; }
-    upload(e.dataTransfer.files);
-  });
-}
-
-document.addEventListener("DOMContentLoaded", () => {
+document.addEventListener("DOMContentLoaded", async () => {
   $("open-form").addEventListener("submit", (e) => {
     e.preventDefault();
     location.hash = "#c=" + encodeURIComponent($("conversation").value.trim());
   });
-  $("file-input").addEventListener("change", (e) => { upload(e.target.files); e.target.value = ""; });
   $("delete-conversation").addEventListener("click", deleteConversation);
   $("panel-close").addEventListener("click", closePanel);
-  setupDragAndDrop();
+  document.addEventListener("keydown", onGlobalKey);
+  setupUploads();
   setupBrowser();
+  setupSelection();
   setupActions();
+  setupSearch();
   $("signin-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const token = $("token").value.trim();
@@ -253,5 +240,9 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   $("signout").addEventListener("click", signOut);
   window.addEventListener("hashchange", () => { if (!location.hash.startsWith("#token=")) route(); });
+  state.live = new Live(onEvent, onStatus, scheduleRefresh);
+  // Connected before the first folder is read: nothing written in
+  // between is missed.
+  await state.live.start();
   start();
 });

@@ -1,12 +1,13 @@
 // convfiles web page: the file browser. A folder's subfolders and files
-// as a sortable list (name, size, type, modified) or as cards, a path of
-// folders to climb back, and a search over every file's name as you
-// type: a substring, in any letter case, or a glob when the text has *
-// or ?. Rows take the keyboard: arrows move, Enter opens, F2 renames,
-// Delete deletes, / searches.
+// as a sortable list (name, size, type, modified) or as cards, in pages
+// of PAGE files, a path of folders to climb back, and a search over every
+// file's name as you type: a substring, in any letter case, or a glob
+// when the text has * or ?. Rows take the keyboard: arrows move, Enter
+// opens, Space selects, F2 renames, Delete deletes, / searches.
 "use strict";
 
-const KEEP = ".keep"; // the empty file a made folder holds: not shown
+const KEEP = ".keep"; // the empty file a made folder holds: never shown
+const PAGE = 500; // files a page shows
 // names orders names as people read them: letters in either case
 // together, numbers by value (file2 before file10).
 const names = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
@@ -35,33 +36,34 @@ function baseName(name) { return name.slice(name.lastIndexOf("/") + 1); }
 
 function renderCrumbs() {
   const nav = $("crumbs");
-  nav.replaceChildren(el("a", { href: folderHash("") }, state.conv));
+  nav.replaceChildren(el("a", { href: folderHash(""), "data-drop": "" }, state.conv));
   let path = "";
   for (const part of state.folder ? state.folder.split("/") : []) {
     path = path ? path + "/" + part : part;
-    nav.append(el("span", { class: "sep" }, "/"), el("a", { href: folderHash(path) }, part));
+    nav.append(el("span", { class: "sep", "aria-hidden": "true" }, "/"), el("a", { href: folderHash(path), "data-drop": path }, part));
   }
+  nav.lastChild.setAttribute("aria-current", "location");
 }
 
-// loadFiles reads the folder (or the search's matches) and draws it; it
-// answers the event number the listing is current to.
+// loadFiles reads the page of the folder (or the name search's matches)
+// and draws it.
 async function loadFiles() {
-  const conv = state.conv, folder = state.folder, search = state.search;
+  const conv = state.conv, folder = state.folder, search = state.searchIn === "names" ? state.search : "", offset = state.offset;
   const key = state.sort.key === "type" ? "name" : state.sort.key;
-  const q = new URLSearchParams({ sort: key, order: state.sort.desc ? "desc" : "asc", limit: "1000" });
+  const q = new URLSearchParams({ sort: key, order: state.sort.desc ? "desc" : "asc", limit: String(PAGE), offset: String(offset), hide_keep: "true" });
   if (search) q.set("pattern", globFor(search));
   else q.set("folder", folder || ".");
   try {
     const listing = api("/api/conversations/" + encodeURIComponent(conv) + "/files?" + q);
-    const tree = search ? Promise.resolve({ entries: [] })
+    const tree = search || offset ? Promise.resolve({ entries: [] })
       : op("tree", folder ? { path: folder, depth: 1 } : { depth: 1 }).catch(() => ({ entries: [] }));
-    const [{ files, total, last_event_id }, { entries }] = await Promise.all([listing, tree]);
-    if (conv !== state.conv || folder !== state.folder || search !== state.search) return last_event_id;
-    state.files = files.filter((f) => baseName(f.name) !== KEEP);
+    const [{ files, total }, { entries }] = await Promise.all([listing, tree]);
+    if (conv !== state.conv || folder !== state.folder || offset !== state.offset || search !== (state.searchIn === "names" ? state.search : "")) return;
+    if (offset && offset >= total && total) { state.offset = Math.floor((total - 1) / PAGE) * PAGE; loadFiles(); return; }
+    state.files = files;
     state.folders = entries.filter((e) => e.type === "folder").map((e) => ({ ...e, path: folder ? folder + "/" + e.path : e.path }));
-    state.total = total - (files.length - state.files.length);
+    state.total = total;
     render();
-    return last_event_id;
   } catch (err) {
     say(err.message, true);
   }
@@ -82,10 +84,9 @@ function sorted() {
 }
 
 function render() {
-  const total = state.total;
   const { folders, files } = sorted();
-  const key = state.view + "|" + state.sort.key + state.sort.desc + "|" + folders.map((f) => f.path + "/" + f.size).join("|") + "#" +
-    files.map((f) => f.id + "/" + f.version + "/" + f.name).join("|") + "#" + total;
+  const key = state.view + "|" + state.sort.key + state.sort.desc + "|" + state.offset + "|" + folders.map((f) => f.path + "/" + f.size + "/" + f.files).join("|") + "#" +
+    files.map((f) => f.id + "/" + f.version + "/" + f.name).join("|") + "#" + state.total + "#" + (state.known && state.known.has(state.conv));
   // A file written anew has a new version, so the key changes with it:
   // its row is drawn again, marked fresh. Nothing else redraws the rows.
   if (key === state.rendered) return;
@@ -93,9 +94,9 @@ function render() {
   const list = state.view === "list";
   $("list").hidden = !list;
   $("cards").hidden = list;
-  for (const b of document.querySelectorAll("#list th button")) {
-    if (b.dataset.sort === state.sort.key) b.setAttribute("aria-sort", state.sort.desc ? "descending" : "ascending");
-    else b.removeAttribute("aria-sort");
+  for (const th of document.querySelectorAll("#list th[data-col]")) {
+    if (th.dataset.col === state.sort.key) th.setAttribute("aria-sort", state.sort.desc ? "descending" : "ascending");
+    else th.removeAttribute("aria-sort");
   }
   $("sort").value = state.sort.key + (state.sort.desc ? "-desc" : "");
   $("workspace").dataset.view = state.view;
@@ -103,95 +104,52 @@ function render() {
   $("rows").replaceChildren(...(list ? [...folders.map(folderRow), ...files.map(fileRow)] : []));
   $("cards").replaceChildren(...(list ? [] : [...folders.map(folderCard), ...files.map(card)]));
   state.fresh.clear();
+  pruneSelection();
+  renderSelection();
+  renderPager();
   $("empty").hidden = folders.length + files.length > 0;
   // An ID nobody wrote to is not an empty conversation: a typo says so.
   const unknown = state.known && !state.known.has(state.conv) && !state.folder && !state.search;
   $("empty").textContent = unknown
     ? "There is no conversation \u201c" + state.conv + "\u201d: pick one from the list, or upload a file to start it."
-    : "Nothing here yet: upload files, make a folder, or let an agent write them.";
+    : state.search ? "No file name matches \u201c" + state.search + "\u201d." : "Nothing here yet: upload files, make a folder, or let an agent write them.";
   $("empty").classList.toggle("error", !!unknown);
-  if (total > files.length) say("Showing " + files.length + " of " + total + " files; search to narrow them.");
+}
+
+// renderPager offers the other pages of a folder of more than PAGE files.
+function renderPager() {
+  const total = state.total, from = state.offset;
+  $("pager").hidden = total <= PAGE;
+  $("page-info").textContent = (from + 1).toLocaleString() + "–" + Math.min(from + PAGE, total).toLocaleString() + " of " + total.toLocaleString() + " files";
+  $("page-prev").disabled = from === 0;
+  $("page-next").disabled = from + PAGE >= total;
+}
+
+function turnPage(by) {
+  state.offset = Math.max(0, state.offset + by * PAGE);
+  loadFiles();
+  $("workspace").scrollIntoView({ block: "start" });
 }
 
 function shownName(f) { return state.search ? f.name : baseName(f.name); }
 
-function fileActions(f, extra) {
-  return [
-    el("a", { class: "button download", href: f.download_url, download: "" }, "Download"),
-    el("button", { type: "button", class: "preview" + extra, onclick: () => preview(f) }, "Preview"),
-    el("button", { type: "button", class: "rename", onclick: () => renameFile(f) }, "Rename"),
-    el("button", { type: "button", class: "versions" + extra, onclick: () => showVersions(f) }, "Versions"),
-    el("button", { type: "button", class: "delete danger", onclick: () => deleteFile(f) }, "Delete"),
-  ];
-}
-
-// ICONS are the outlines of a folder and a file, drawn as SVG: no font
-// need have them.
-const ICONS = {
-  folder: ["M3 6.5A1.5 1.5 0 0 1 4.5 5h4.2l1.8 2h9A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z", "#e3b341", "#b8860b"],
-  file: ["M6.5 3h7.5l4.5 4.5v12A1.5 1.5 0 0 1 17 21H6.5A1.5 1.5 0 0 1 5 19.5v-15A1.5 1.5 0 0 1 6.5 3zM14 3v4.5h4.5", "#fff", "#7d879c"],
+// TYPES are short names for long types; the full type is the tooltip.
+const TYPES = {
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "XLSX",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "DOCX",
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": "PPTX",
+  "application/pdf": "PDF", "text/plain": "Text", "text/csv": "CSV", "text/tab-separated-values": "TSV", "text/markdown": "Markdown",
+  "application/json": "JSON", "image/svg+xml": "SVG", "text/html": "HTML", "application/zip": "ZIP", "application/octet-stream": "Binary",
 };
 
-function icon(kind) {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  const path = document.createElementNS(ns, "path");
-  const [d, fill, stroke] = ICONS[kind];
-  for (const [k, v] of Object.entries({ d, fill, stroke, "stroke-width": "1.3", "stroke-linejoin": "round" })) path.setAttribute(k, v);
-  for (const [k, v] of Object.entries({ viewBox: "0 0 24 24", class: "icon", "aria-hidden": "true" })) svg.setAttribute(k, v);
-  svg.append(path);
-  return svg;
+function typeLabel(mime) {
+  if (TYPES[mime]) return TYPES[mime];
+  const [top, sub = ""] = (mime || "").split(";")[0].split("/");
+  const short = sub.replace(/^(x-|vnd\.)/, "").split(/[.+]/)[0];
+  return (short || top).toUpperCase().slice(0, 10);
 }
 
-function fileCount(n) { return n + (n === 1 ? " file" : " files"); }
-
-// fileIcon is an image's small thumbnail, or a page for other files.
-function fileIcon(f) {
-  if (f.thumbnail_url) return el("img", { class: "icon thumb-small", src: local(f.thumbnail_url) + "?size=64", alt: "", loading: "lazy" });
-  return icon("file");
-}
-
-function fileRow(f) {
-  const fresh = state.fresh.delete(f.id);
-  return el("tr", { class: "row file" + (fresh ? " fresh" : ""), tabindex: "0", "data-file": "", "data-id": f.id, "data-name": f.name },
-    el("td", { class: "c-name" }, el("span", { class: "cell" }, fileIcon(f),
-      el("button", { type: "button", class: "open", tabindex: "-1", onclick: () => preview(f) }, shownName(f)))),
-    el("td", { class: "c-size size" }, humanSize(f.size)),
-    el("td", { class: "c-type type" }, f.mime_type),
-    el("td", { class: "c-modified" }, el("time", { datetime: f.modified_on }, new Date(f.modified_on).toLocaleString())),
-    el("td", { class: "c-actions row-actions" }, ...fileActions(f, " extra")));
-}
-
-function folderRow(d) {
-  return el("tr", { class: "row folder", tabindex: "0", "data-folder": d.path },
-    el("td", { class: "c-name" }, el("span", { class: "cell" }, icon("folder"), el("a", { href: folderHash(d.path), tabindex: "-1" }, baseName(d.path)))),
-    el("td", { class: "c-size size" }, humanSize(d.size)),
-    el("td", { class: "c-type type" }, fileCount(d.files)),
-    el("td", { class: "c-modified" }, ""),
-    el("td", { class: "c-actions row-actions" },
-      el("button", { type: "button", class: "rename", onclick: () => renameFolder(d.path) }, "Rename"),
-      el("button", { type: "button", class: "delete danger", onclick: () => deleteFolder(d.path) }, "Delete")));
-}
-
-function card(f) {
-  const fresh = state.fresh.delete(f.id);
-  const c = el("div", { class: "card" + (fresh ? " fresh" : ""), tabindex: "0", "data-file": "", "data-id": f.id, "data-name": f.name });
-  if (f.thumbnail_url) {
-    c.append(el("img", { class: "thumb", src: local(f.thumbnail_url) + "?size=256", alt: "", loading: "lazy", onclick: () => preview(f) }));
-  }
-  c.append(
-    el("div", { class: "name" }, shownName(f)),
-    el("div", { class: "meta" }, el("span", { class: "size" }, humanSize(f.size)), " · ",
-      el("span", { class: "type" }, f.mime_type), " · ", el("time", { datetime: f.modified_on }, new Date(f.modified_on).toLocaleString())),
-    el("div", { class: "actions" }, ...fileActions(f, "")));
-  return c;
-}
-
-function folderCard(d) {
-  return el("div", { class: "card folder", tabindex: "0", "data-folder": d.path, onclick: () => { location.hash = folderHash(d.path); } },
-    el("div", { class: "name" }, icon("folder"), baseName(d.path)),
-    el("div", { class: "meta" }, el("span", { class: "size" }, humanSize(d.size)), " · ", fileCount(d.files)));
-}
+function typeCell(f) { return el("abbr", { class: "type", title: f.mime_type }, typeLabel(f.mime_type)); }
 
 function setView(view) {
   state.view = view;
@@ -202,23 +160,30 @@ function setView(view) {
   render();
 }
 
+function items() { return [...document.querySelectorAll(state.view === "list" ? "#rows tr" : "#cards > div")]; }
+
 // onKey moves through rows and acts on the focused one.
 function onKey(e) {
-  if (e.key === "/" && !/^(INPUT|TEXTAREA)$/.test(document.activeElement.tagName) && !$("ask").open) {
+  if (e.key === "/" && !/^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName) && !$("ask").open) {
     e.preventDefault();
     $("search").focus();
     return;
   }
   const row = e.target.closest && e.target.closest("[data-file], [data-folder]");
   if (!row || e.target !== row) return;
-  const items = [...document.querySelectorAll(state.view === "list" ? "#rows tr" : "#cards > div")];
-  const i = items.indexOf(row);
+  const all = items(), i = all.indexOf(row);
   const folder = row.dataset.folder, file = state.files.find((f) => f.id === row.dataset.id);
-  if (e.key === "ArrowDown" || e.key === "ArrowRight" && state.view === "cards") items[Math.min(i + 1, items.length - 1)].focus();
-  else if (e.key === "ArrowUp" || e.key === "ArrowLeft" && state.view === "cards") items[Math.max(i - 1, 0)].focus();
+  const next = e.key === "ArrowDown" || e.key === "ArrowRight" && state.view === "cards" ? all[Math.min(i + 1, all.length - 1)]
+    : e.key === "ArrowUp" || e.key === "ArrowLeft" && state.view === "cards" ? all[Math.max(i - 1, 0)] : null;
+  if (next) {
+    next.focus();
+    if (e.shiftKey) selectRange(next);
+  } else if (e.key === " ") toggleSelected(row);
+  else if (e.key === "a" && (e.ctrlKey || e.metaKey)) selectAll(true);
+  else if (e.key === "Escape" && selectionSize()) clearSelection();
   else if (e.key === "Enter") folder !== undefined ? (location.hash = folderHash(folder)) : preview(file);
   else if (e.key === "F2") folder !== undefined ? renameFolder(folder) : renameFile(file);
-  else if (e.key === "Delete") folder !== undefined ? deleteFolder(folder) : deleteFile(file);
+  else if (e.key === "Delete") selectionSize() > 1 && isSelected(row) ? deleteSelected() : folder !== undefined ? deleteFolder(folder) : deleteFile(file);
   else return;
   e.preventDefault();
 }
@@ -227,27 +192,21 @@ function setupBrowser() {
   $("view-list").addEventListener("click", () => setView("list"));
   $("view-cards").addEventListener("click", () => setView("cards"));
   setView(state.view);
-  for (const b of document.querySelectorAll("#list th button")) {
+  for (const b of document.querySelectorAll("#list th button[data-sort]")) {
     b.addEventListener("click", () => {
       state.sort = { key: b.dataset.sort, desc: state.sort.key === b.dataset.sort ? !state.sort.desc : false };
+      state.offset = 0;
       loadFiles();
     });
   }
   $("sort").addEventListener("change", () => {
     const [key, desc] = $("sort").value.split("-");
     state.sort = { key, desc: desc === "desc" };
+    state.offset = 0;
     loadFiles();
   });
-  let timer = 0;
-  $("search").addEventListener("input", () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      state.search = $("search").value.trim();
-      state.rendered = "";
-      loadFiles();
-      if (!$("deleted").hidden) showDeleted();
-    }, 120);
-  });
+  $("page-prev").addEventListener("click", () => turnPage(-1));
+  $("page-next").addEventListener("click", () => turnPage(1));
   $("rows").addEventListener("dblclick", (e) => {
     const row = e.target.closest("tr.folder");
     if (row) location.hash = folderHash(row.dataset.folder);

@@ -1,8 +1,10 @@
 // convfiles web page: previews. Images are shown as they are, with their
 // size and format; PDFs with their metadata, the start of the first page's
 // text and the browser's own viewer; spreadsheets (XLSX, CSV, TSV) as a
-// table of their first and last rows, sheet by sheet; text as text. What
-// the server reads of a file comes from GET /api/files/{id}/preview.
+// table of their first and last rows, sheet by sheet; SVG as an image (an
+// <img> never runs a drawing's scripts); text as text, with an editor a
+// click away (edit.js). What the server reads of a file comes from
+// GET /api/files/{id}/preview.
 // Every value shown is written with textContent, never as HTML.
 "use strict";
 
@@ -18,9 +20,11 @@ function local(url) {
 async function preview(f, sheet) {
   const body = openPanel("Preview: " + f.name);
   // What a narrow screen's row leaves out is at hand here.
-  body.append(el("p", { class: "panel-actions" },
+  const actions = el("p", { class: "panel-actions" },
     el("a", { class: "button", href: f.download_url, download: "" }, "Download"), " ",
-    el("button", { type: "button", class: "versions", onclick: () => showVersions(f) }, "Versions")));
+    el("button", { type: "button", class: "versions", onclick: () => showVersions(f) }, "Versions"));
+  if (editable(f)) actions.append(" ", el("button", { type: "button", class: "edit", onclick: () => editFile(f) }, "Edit"));
+  body.append(actions);
   if (f.preview_url) {
     const loading = el("p", { class: "loading" }, "Reading " + humanSize(f.size) + "…");
     body.append(loading);
@@ -40,13 +44,15 @@ async function preview(f, sheet) {
     // with its source a click away.
     const text = await firstBytes(f, 262144);
     const doc = renderMarkdown(text, (href) => fileHref(f, href));
-    const source = el("pre", { class: "text", hidden: "" }, text);
+    const source = el("pre", { class: "text", hidden: "", tabindex: "0" }, text);
     body.append(el("button", { type: "button", class: "show-source", onclick: () => { source.hidden = !source.hidden; doc.hidden = !source.hidden; } }, "Source"),
       doc, source);
+  } else if (f.mime_type === "image/svg+xml") {
+    body.append(el("img", { class: "svg", src: local(f.view_url), alt: f.name }));
   } else if (f.mime_type.startsWith("text/") || f.mime_type === "application/json") {
     // Text, HTML and SVG included, is shown as text: fetched, never rendered.
     const text = await firstBytes(f, 65536);
-    body.append(el("pre", { class: "text" }, text + (f.size > 65536 ? "\n… (first 64 KiB of " + humanSize(f.size) + ")" : "")));
+    body.append(el("pre", { class: "text", tabindex: "0" }, text + (f.size > 65536 ? "\n… (first 64 KiB of " + humanSize(f.size) + ")" : "")));
   } else {
     body.append(el("p", {}, "No preview for " + f.mime_type + "; download it instead."));
   }
@@ -93,7 +99,7 @@ function showPDF(body, f, pdf) {
     ["Form", info.has_form ? "yes: read it with files.pdf.getFormFields" : ""], ["Encrypted", info.encrypted ? "yes" : ""]]));
   if (pdf.text_error) body.append(el("p", { class: "error" }, "The text cannot be read: " + pdf.text_error));
   if (pdf.first_page) {
-    body.append(el("h4", {}, "Page 1"), el("pre", { class: "text pdf-text" }, pdf.first_page + (pdf.truncated ? "\n…" : "")));
+    body.append(el("h4", {}, "Page 1"), el("pre", { class: "text pdf-text", tabindex: "0" }, pdf.first_page + (pdf.truncated ? "\n…" : "")));
   }
   body.append(el("iframe", { src: local(f.view_url), title: f.name }));
 }
@@ -120,5 +126,5 @@ function showSheet(body, f, sheet) {
     rows.push(el("tr", { class: "gap" }, el("td", { colspan: String(s.columns + 1) }, "⋯ " + hidden.toLocaleString() + " more rows ⋯")));
   }
   rows.push(...s.bottom.map(row));
-  body.append(el("div", { class: "sheet" }, el("table", {}, ...rows)));
+  body.append(el("div", { class: "sheet", tabindex: "0", role: "region", "aria-label": "rows of " + s.sheet }, el("table", {}, ...rows)));
 }
