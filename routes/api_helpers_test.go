@@ -25,6 +25,7 @@ type apiEnv struct {
 	dir   string // the store's folder of conversations
 	// indexPath is the metadata index's file.
 	indexPath string
+	server    *Server
 }
 
 func newAPIEnv(t testing.TB, opts engine.Options) *apiEnv {
@@ -41,6 +42,7 @@ func newAPIEnvAt(t testing.TB, dir string, opts engine.Options) *apiEnv {
 	base := "http://" + e.srv.Listener.Addr().String()
 	h := New(Config{Store: store, API: true, Links: Links{Base: base}})
 	e.srv.Config.Handler = h
+	e.server = h
 	e.srv.Start()
 	t.Cleanup(func() { h.Shutdown(); e.srv.Close() }) // before storetest closes the Store
 	return e

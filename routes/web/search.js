@@ -64,7 +64,7 @@ function showHits(r, text) {
     : "No file holds \u201c" + text + "\u201d (" + fileCount(r.files_searched) + " searched).";
   $("hit-items").replaceChildren(...[...byFile].map(([name, lines]) => {
     const open = el("button", { type: "button", class: "open", onclick: () => openByName(name) }, name);
-    return el("li", { class: "hit", "data-name": name }, el("h4", {}, open),
+    return el("li", { class: "hit", "data-name": name }, el("h3", {}, open),
       el("ol", { class: "hit-lines" }, ...lines.map((m) => el("li", { value: String(m.line) },
         el("span", { class: "lineno", "aria-hidden": "true" }, m.line + ":"), " ", marked(m.content, text)))));
   }));

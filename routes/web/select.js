@@ -58,7 +58,7 @@ function renderSelection() {
   for (const n of all) {
     const on = selection.has(n.dataset.key);
     n.classList.toggle("selected", on);
-    n.setAttribute("aria-selected", String(on));
+    if (n.tagName === "TR") n.setAttribute("aria-selected", String(on));
     const box = n.querySelector("input.select");
     if (box) box.checked = on;
   }
