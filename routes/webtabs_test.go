@@ -8,12 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"convfiles/engine"
 	"convfiles/internal/samples"
 	"convfiles/internal/storetest"
 	"convfiles/runtime"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -246,4 +248,42 @@ func checkContentSearch(p browserPage, axe, long string) {
 	run(t, ctx, chromedp.SetValue(chromedp.ID("search-in"), "names"))
 	eval[bool](t, ctx, `document.getElementById("search-in").dispatchEvent(new Event("change")), true`)
 	p.search("")
+}
+
+// TestLiveWithoutSharedWorkers runs the page in a browser without shared
+// workers (as some mobile browsers are): the tab holds its own stream
+// only while it is shown, and a file written while it was hidden shows
+// once it is shown again.
+func TestLiveWithoutSharedWorkers(t *testing.T) {
+	e := newAPIEnv(t, engine.Options{})
+	const conv = "solo-1"
+	storetest.Put(t, e.store, conv, "start.txt", []byte("start\n"))
+	ctx := newBrowser(t)
+	run(t, ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `delete window.SharedWorker;
+			Object.defineProperty(document, "hidden", {get: () => !!window.pretendHidden});`})
+		return err
+	}))
+	p := browserPage{t: t, ctx: ctx, e: e}
+	run(t, ctx, chromedp.Navigate(e.srv.URL+"/#c="+conv))
+	p.poll("the page goes live", `!!document.querySelector('#rows tr[data-name="start.txt"]') && document.getElementById("live").textContent === "live"`)
+	storetest.Put(t, e.store, conv, "shown.txt", []byte("while shown\n"))
+	p.waitRows("a write while shown", "shown.txt", "start.txt")
+	if n := openStreams(e.server); n != 1 {
+		t.Errorf("a shown tab holds %d streams, want 1", n)
+	}
+
+	eval[bool](t, ctx, `window.pretendHidden = true, document.dispatchEvent(new Event("visibilitychange")), true`)
+	p.poll("a hidden tab lets its stream go", `document.getElementById("live").textContent !== "live"`)
+	deadline := time.Now().Add(15 * time.Second)
+	for openStreams(e.server) != 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := openStreams(e.server); n != 0 {
+		t.Errorf("a hidden tab holds %d streams, want 0", n)
+	}
+	storetest.Put(t, e.store, conv, "hidden.txt", []byte("while hidden\n"))
+	eval[bool](t, ctx, `window.pretendHidden = false, document.dispatchEvent(new Event("visibilitychange")), true`)
+	p.waitRows("the write made while hidden, once shown", "hidden.txt", "shown.txt", "start.txt")
+	p.poll("live again", `document.getElementById("live").textContent === "live"`)
 }
