@@ -175,6 +175,7 @@ func checkEditRace(p browserPage, conv string) {
 	if got := read(); got != "the script's text\n" {
 		t.Fatalf("the refused save overwrote the script's write: %q", got)
 	}
+	eval[bool](t, ctx, `document.getElementById("message").textContent = "", true`)
 	p.click("#edit-replace")
 	p.poll("replaced", `document.getElementById("message").textContent === "Saved notes.txt"`)
 	if got := read(); got != "my fourth draft\n" {
@@ -205,8 +206,12 @@ func checkPages(p browserPage) {
 	seen := map[string]bool{}
 	for page, want := range []string{"1–500 of 1,200 files", "501–1,000 of 1,200 files", "1,001–1,200 of 1,200 files"} {
 		p.poll("page "+want, `document.getElementById("page-info").textContent === "`+want+`" && !document.getElementById("pager").hidden && document.querySelectorAll("#rows tr").length === `+fmt.Sprint(min(500, n-page*500)))
-		for _, name := range p.rowNames() {
+		names := p.rowNames()
+		for _, name := range names {
 			seen[name] = true
+		}
+		if first, want := names[0], fmt.Sprintf("big/file-%04d.txt", page*500); first != want {
+			t.Errorf("page %d begins with %s, want %s", page+1, first, want)
 		}
 		if page < 2 {
 			p.click("#page-next")

@@ -8,7 +8,7 @@
 
 const $ = (id) => document.getElementById(id);
 const state = {
-  conv: "", folder: "", files: [], folders: [], total: 0, offset: 0, fresh: new Set(), rendered: "", csrf: "",
+  conv: "", folder: "", files: [], folders: [], total: 0, offset: 0, filesAt: 0, filesOf: "", fresh: new Set(), rendered: "", csrf: "",
   view: localStorage.getItem("convfiles.view") === "cards" ? "cards" : "list",
   sort: { key: "name", desc: false }, search: "", searchIn: "names", known: null, live: null,
 };

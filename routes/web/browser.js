@@ -61,6 +61,8 @@ async function loadFiles() {
     if (conv !== state.conv || folder !== state.folder || offset !== state.offset || search !== (state.searchIn === "names" ? state.search : "")) return;
     if (offset && offset >= total && total) { state.offset = Math.floor((total - 1) / PAGE) * PAGE; loadFiles(); return; }
     state.files = files;
+    state.filesAt = offset; // the page drawn is the one read, whatever is asked for meanwhile
+    state.filesOf = listingOf();
     state.folders = entries.filter((e) => e.type === "folder").map((e) => ({ ...e, path: folder ? folder + "/" + e.path : e.path }));
     state.total = total;
     render();
@@ -83,9 +85,14 @@ function sorted() {
   return { folders, files: [...state.files].sort((a, b) => dir * by(a, b)) };
 }
 
+// listingOf names what the page shows: files read for another folder or
+// search are never drawn under this one's path.
+function listingOf() { return state.conv + "\n" + state.folder + "\n" + (state.searchIn === "names" ? state.search : ""); }
+
 function render() {
+  if (state.filesOf !== listingOf()) return;
   const { folders, files } = sorted();
-  const key = state.view + "|" + state.sort.key + state.sort.desc + "|" + state.offset + "|" + folders.map((f) => f.path + "/" + f.size + "/" + f.files).join("|") + "#" +
+  const key = state.view + "|" + state.sort.key + state.sort.desc + "|" + state.filesAt + "|" + folders.map((f) => f.path + "/" + f.size + "/" + f.files).join("|") + "#" +
     files.map((f) => f.id + "/" + f.version + "/" + f.name).join("|") + "#" + state.total + "#" + (state.known && state.known.has(state.conv));
   // A file written anew has a new version, so the key changes with it:
   // its row is drawn again, marked fresh. Nothing else redraws the rows.
@@ -118,7 +125,7 @@ function render() {
 
 // renderPager offers the other pages of a folder of more than PAGE files.
 function renderPager() {
-  const total = state.total, from = state.offset;
+  const total = state.total, from = state.filesAt;
   $("pager").hidden = total <= PAGE;
   $("page-info").textContent = (from + 1).toLocaleString() + "–" + Math.min(from + PAGE, total).toLocaleString() + " of " + total.toLocaleString() + " files";
   $("page-prev").disabled = from === 0;
