@@ -31,13 +31,16 @@ func (sp *Space) List(ctx context.Context) ([]files.Info, error) {
 	return out, nil
 }
 
-// Summary counts the files and bytes of the Space and finds its newest change.
+// Summary counts the files (made folders' .keep files not among them) and
+// bytes of the Space and finds its newest change.
 func (sp *Space) Summary(ctx context.Context) (files.ConversationInfo, error) {
 	info := files.ConversationInfo{ID: sp.id}
 	if sp.objects {
 		recs, err := sp.listObjects(ctx, "")
 		for _, r := range recs {
-			info.Files++
+			if !files.IsKeepFile(r.Name, r.Size) {
+				info.Files++
+			}
 			info.Bytes += r.Size
 			if r.Modified.After(info.Modified) {
 				info.Modified = r.Modified
@@ -46,7 +49,9 @@ func (sp *Space) Summary(ctx context.Context) (files.ConversationInfo, error) {
 		return info, err
 	}
 	err := sp.blobs.List(ctx, sp.id, "", func(b files.BlobInfo) error {
-		info.Files++
+		if !files.IsKeepFile(b.Path, b.Size) {
+			info.Files++
+		}
 		info.Bytes += b.Size
 		if b.ModTime.After(info.Modified) {
 			info.Modified = b.ModTime

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"strings"
 	"time"
 )
 
@@ -16,11 +17,23 @@ type Info struct {
 	Replaced int64 `json:"-"`
 }
 
+// KeepFile is the empty file that keeps a made folder when it holds
+// nothing else, as Git users keep empty folders: folders are the names'
+// prefixes, in every store. It is never counted as one of the files.
+const KeepFile = ".keep"
+
+// IsKeepFile reports whether a file of that name and size is a made
+// folder's KeepFile.
+func IsKeepFile(name string, size int64) bool {
+	return size == 0 && (name == KeepFile || strings.HasSuffix(name, "/"+KeepFile))
+}
+
 // ConversationInfo summarizes one conversation's folder.
 type ConversationInfo struct {
-	ID    string `json:"id"`
-	Files int    `json:"files"`
-	Bytes int64  `json:"bytes"`
+	ID string `json:"id"`
+	// Files counts the files, a made folder's KeepFile not among them.
+	Files int   `json:"files"`
+	Bytes int64 `json:"bytes"`
 	// VersionBytes is what the kept earlier versions hold; they count
 	// toward the conversation's quota too.
 	VersionBytes int64     `json:"version_bytes"`

@@ -12,10 +12,8 @@ import (
 // MaxFolderFiles files.
 const MaxFolderFiles = 10000
 
-// KeepFile is the empty file that keeps a made folder when it holds
-// nothing else, as Git users keep empty folders: folders are the names'
-// prefixes, in every store. The web page does not show it.
-const KeepFile = ".keep"
+// KeepFile is the empty file that keeps a made folder (files.KeepFile).
+const KeepFile = files.KeepFile
 
 // FolderIn names a folder.
 type FolderIn struct {

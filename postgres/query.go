@@ -77,11 +77,13 @@ func (ix *Index) Versions(ctx context.Context, fileID string) ([]files.Version, 
 	return out, wrap("list versions", rows.Err())
 }
 
-// Conversations summarizes every conversation with files or versions.
+// Conversations summarizes every conversation with files or versions;
+// made folders' .keep files (files.IsKeepFile) are not counted.
 func (ix *Index) Conversations(ctx context.Context) ([]files.ConversationInfo, error) {
 	rows, err := ix.pool.Query(ctx, `
 		SELECT c, SUM(n)::bigint, SUM(b)::bigint, SUM(vb)::bigint, MAX(m) FROM (
-			SELECT conversation AS c, COUNT(*) AS n, SUM(size)::bigint AS b, 0::bigint AS vb, MAX(modified_on) AS m
+			SELECT conversation AS c, COUNT(*) FILTER (WHERE size <> 0 OR (name <> '.keep' AND name NOT LIKE '%/.keep')) AS n,
+				SUM(size)::bigint AS b, 0::bigint AS vb, MAX(modified_on) AS m
 				FROM files WHERE deleted_on IS NULL GROUP BY conversation
 			UNION ALL
 			SELECT conversation, 0::bigint, 0::bigint, SUM(size)::bigint, MAX(kept_on) FROM versions GROUP BY conversation

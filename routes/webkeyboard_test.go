@@ -149,6 +149,7 @@ func checkEditRace(p browserPage, conv string) {
 	p.click(`#rows tr[data-name="notes.txt"] button.open`)
 	p.click(`#panel-body button.edit`)
 	p.poll("the editor", `document.getElementById("editor") && document.getElementById("editor").value === "first draft\n"`)
+	p.checkAxe("the editor", axeSource(t))
 	set := func(text string) {
 		run(t, ctx, chromedp.SetValue(chromedp.ID("editor"), text))
 	}

@@ -168,7 +168,7 @@ func TestLayoutAndAccessibilityAtEveryWidth(t *testing.T) {
 		t.Errorf("the XLSX's type shows as %q", got)
 	}
 	p.checkAxe("the list", axe)
-	for _, width := range []int{390, 1280, 1920} {
+	for _, width := range []int{360, 390, 1280, 1920, 2560} {
 		run(t, ctx, chromedp.EmulateViewport(int64(width), 900))
 		for _, view := range []string{"list", "cards"} {
 			run(t, ctx, chromedp.Click(chromedp.ID("view-"+view)))
@@ -204,6 +204,23 @@ func TestLayoutAndAccessibilityAtEveryWidth(t *testing.T) {
 	}
 	checkSVGAndMarkdownViews(p, axe)
 	checkContentSearch(p, axe, long)
+
+	// The name dialog, the selection bar and the page before a
+	// conversation is opened.
+	p.clickWith(`#rows tr[data-name="reports/notes.md"] td.c-size`, 0)
+	p.poll("the selection bar", `!document.getElementById("selection-bar").hidden`)
+	p.checkAxe("the selection bar", axe)
+	p.click("#sel-move")
+	p.poll("the name dialog", `document.getElementById("ask").open`)
+	p.checkAxe("the name dialog", axe)
+	run(t, ctx, chromedp.KeyEvent("\x1b"))
+	p.poll("Escape closes the dialog", `!document.getElementById("ask").open`)
+	run(t, ctx, chromedp.Navigate(e.srv.URL+"/"))
+	p.poll("the conversations", `document.querySelectorAll("#conv-items li").length === 1 && document.getElementById("workspace").hidden`)
+	if got := eval[string](t, ctx, `document.getElementById("live").hidden ? "" : document.getElementById("live").textContent`); got == "offline" {
+		t.Error(`before a conversation is opened the header says "offline"`)
+	}
+	p.checkAxe("the conversation list", axe)
 }
 
 // checkSVGAndMarkdownViews previews an SVG (as an image, which runs no
@@ -212,6 +229,7 @@ func checkSVGAndMarkdownViews(p browserPage, axe string) {
 	t, ctx := p.t, p.ctx
 	t.Helper()
 	p.press(`#rows tr[data-name="reports/logo.svg"]`, "\r")
+	p.poll("the focus moves into the preview", `document.activeElement.id === "panel-title"`)
 	p.poll("the SVG shown as an image", `(() => { const i = document.querySelector("#panel-body img.svg"); return !!i && i.complete && i.naturalWidth === 40 })()`)
 	p.checkAxe("the SVG preview", axe)
 	p.click(`#rows tr[data-name="reports/notes.md"] button.open`)

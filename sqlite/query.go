@@ -58,11 +58,13 @@ func (ix *Index) Versions(ctx context.Context, fileID string) ([]files.Version, 
 	return out, wrap("list versions", rows.Err())
 }
 
-// Conversations summarizes every conversation with files or versions.
+// Conversations summarizes every conversation with files or versions;
+// made folders' .keep files (files.IsKeepFile) are not counted.
 func (ix *Index) Conversations(ctx context.Context) ([]files.ConversationInfo, error) {
 	rows, err := ix.r.QueryContext(ctx, `
 		SELECT c, SUM(n), SUM(b), SUM(vb), MAX(m) FROM (
-			SELECT conversation AS c, COUNT(*) AS n, SUM(size) AS b, 0 AS vb, MAX(modified_on) AS m
+			SELECT conversation AS c, SUM(size <> 0 OR (name <> '.keep' AND name NOT GLOB '*/.keep')) AS n,
+				SUM(size) AS b, 0 AS vb, MAX(modified_on) AS m
 				FROM files WHERE deleted_on IS NULL GROUP BY conversation
 			UNION ALL
 			SELECT conversation, 0, 0, SUM(size), MAX(kept_on) FROM versions GROUP BY conversation

@@ -20,6 +20,7 @@ var Files = []string{
 	"README.md",
 	"docs/scripts.md",
 	"docs/rest.md",
+	"docs/web.md",
 	"docs/mcp.md",
 	"docs/cli.md",
 	"docs/configuration.md",

@@ -123,6 +123,8 @@ func runListing(t *testing.T, mk Maker) {
 		write(t, ix, "c1", "a.txt", 3, 1)
 		write(t, ix, "c1", "a.txt", 4, 1)
 		write(t, ix, "c2", "b.txt", 7, 1)
+		write(t, ix, "c1", "made/.keep", 0, 1) // a made folder: not a file
+		write(t, ix, "c1", ".keep", 0, 1)
 		infos, err := ix.Conversations(ctx)
 		if err != nil || len(infos) != 2 || infos[0].ID != "c1" || infos[0].Files != 1 || infos[0].Bytes != 4 || infos[0].VersionBytes != 3 {
 			t.Fatalf("Conversations = %+v, %v", infos, err)
