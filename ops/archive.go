@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -28,6 +29,56 @@ const (
 type ZipIn struct {
 	Paths []string `json:"paths"`
 	Base  string   `json:"base,omitempty"`
+	// Name is the archive file that file_zip makes; a name that is
+	// taken is a conflict unless Replace. The download route has none.
+	Name    string `json:"name,omitempty"`
+	Replace bool   `json:"replace,omitempty"`
+}
+
+// ZipOut answers file_zip: the archive made, how many files it holds
+// and its size.
+type ZipOut struct {
+	IDName
+	Files int   `json:"files"`
+	Size  int64 `json:"size"`
+}
+
+// Zip is file_zip, files.zip: files and folders of the conversation as
+// one zip archive, a new file of the conversation, written as each file
+// is read (PlanZip's bounds, WriteZip's archive). The archive never holds
+// an earlier version of itself.
+func Zip(ctx context.Context, env Env, in ZipIn) (ZipOut, error) {
+	name, err := files.ValidateName(in.Name)
+	if err != nil {
+		return ZipOut{}, err
+	}
+	plan, err := PlanZip(ctx, env.Space, in)
+	if err != nil {
+		return ZipOut{}, err
+	}
+	if i, found := slices.BinarySearch(plan.Files, name); found {
+		plan.Files = slices.Delete(plan.Files, i, i+1)
+	}
+	opts := env.Write
+	opts.NoReplace = !in.Replace
+	w, err := env.Space.NewWriter(ctx, name, opts, false)
+	if err != nil {
+		return ZipOut{}, err
+	}
+	defer w.Abort()
+	if err := WriteZip(ctx, env.Space, plan, w); err != nil {
+		return ZipOut{}, err
+	}
+	info, err := w.Commit()
+	if err != nil {
+		return ZipOut{}, err
+	}
+	env.touched(info.Name, files.Wrote)
+	return ZipOut{IDName: env.idName(info), Files: len(plan.Files), Size: info.Size}, nil
+}
+
+func init() {
+	def(Op{Name: "zip", JS: "zip", Params: []string{"paths", "name", "...options"}, Tool: "file_zip", Effect: Writes, Sample: `{"name": "bundle.zip"}`}, Zip)
 }
 
 // ZipPlan is an archive's entries, checked and bounded, ready to write.
@@ -70,7 +121,7 @@ func PlanZip(ctx context.Context, sp files.Ops, in ZipIn) (ZipPlan, error) {
 		if err != nil {
 			return ZipPlan{}, err
 		}
-		if !strings.HasPrefix(name, base) {
+		if !strings.HasPrefix(name, base) && name+"/" != base {
 			return ZipPlan{}, files.E(op, files.KindInvalid, name, "is not in the folder "+cmp.Or(strings.TrimSuffix(base, "/"), ".")+" the archive is named from", nil)
 		}
 		if info, err := sp.Stat(ctx, name); err == nil {

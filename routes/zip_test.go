@@ -131,3 +131,31 @@ func TestWriteTextIfVersion(t *testing.T) {
 		t.Fatalf("the edit did not land: %q", body)
 	}
 }
+
+// TestZipOperation makes an archive as a file of the conversation through
+// the operations route: named from a folder given as its own base, never
+// holding an earlier version of itself, and a taken name is a conflict.
+func TestZipOperation(t *testing.T) {
+	e := newAPIEnv(t, engine.Options{})
+	const conv = "zip-op"
+	write(t, e.store, conv, "out/summary.md", "# Summary\n")
+	write(t, e.store, conv, "out/data.csv", "a,b\n1,2\n")
+	write(t, e.store, conv, "out/results.zip", "an older archive")
+	var out envelopeOf[struct {
+		Name  string
+		Files int
+		Size  int64
+	}]
+	status := e.do(http.MethodPost, "/api/conversations/"+conv+"/ops/zip", map[string]any{"paths": []string{"out"}, "base": "out", "name": "out/results.zip", "replace": true}, &out)
+	if status != http.StatusOK || out.Result.Name != "out/results.zip" || out.Result.Files != 2 {
+		t.Fatalf("zip: %d %+v", status, out)
+	}
+	_, body := e.get("/files/" + conv + "/out/results.zip")
+	if got := zipEntries(t, body); !reflect.DeepEqual(got, map[string]string{"summary.md": "# Summary\n", "data.csv": "a,b\n1,2\n"}) || int64(len(body)) != out.Result.Size {
+		t.Errorf("the archive holds %v (%d bytes, answered %d)", got, len(body), out.Result.Size)
+	}
+	status = e.do(http.MethodPost, "/api/conversations/"+conv+"/ops/zip", map[string]any{"paths": []string{"out/data.csv"}, "name": "out/summary.md"}, &out)
+	if status != http.StatusConflict {
+		t.Errorf("a taken name: %d", status)
+	}
+}

@@ -271,6 +271,8 @@ func TestEveryDoorHasEveryOperation(t *testing.T) {
 			missing = nil // a new name is what it wants; a taken one is below
 		case op.Name == "pdf_merge":
 			hostile, missing = []any{hostile, hostile}, []any{missing, missing}
+		case op.Name == "zip":
+			hostile, missing = []any{"doc.txt", hostile}, []any{"doc.txt", missing}
 		case opCreates[op.Name] != "":
 			missing, want = opCreates[op.Name], "ok"
 		}
@@ -289,6 +291,7 @@ func TestEveryDoorHasEveryOperation(t *testing.T) {
 		{"create", map[string]any{"name": "doc.txt"}},
 		{"copy", map[string]any{"id": "doc.txt", "new_name": "other.txt"}},
 		{"rename", map[string]any{"id": "doc.txt", "new_name": "other.txt"}},
+		{"zip", map[string]any{"paths": []any{"doc.txt"}, "name": "other.txt"}},
 	} {
 		op, _ := ops.Lookup(c.op)
 		d.same(op, c.in, "conflict")
