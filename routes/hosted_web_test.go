@@ -59,6 +59,16 @@ func TestHostedPageSignsInInChromium(t *testing.T) {
 		t.Fatalf("the hosted page shows no folder with its size: %v", err)
 	}
 
+	// The shared event stream carries the tenant's changes, never another's.
+	page := browserPage{t: t, ctx: ctx}
+	page.poll("the hosted page goes live", `document.getElementById("live").textContent === "live"`)
+	e.write("other-1", "hidden.txt", "another tenant's\n")
+	e.write("acme-1", "live.txt", "written while the page is open\n")
+	waitCard(t, ctx, "live.txt")
+	if leaked := eval[string](t, ctx, `window.convfilesEvents.filter((ev) => ev.conversation !== "acme-1").map((ev) => ev.conversation + "/" + ev.name).join()`); leaked != "" {
+		t.Fatalf("the tenant's page received another's events: %s", leaked)
+	}
+
 	// A change without the CSRF token is refused; the page's own carries it.
 	status := eval[float64](t, ctx, `fetch("/api/conversations/acme-1", {method: "DELETE"}).then(r => r.status)`)
 	if status != 403 {
@@ -78,4 +88,5 @@ func TestHostedPageSignsInInChromium(t *testing.T) {
 	if status := eval[float64](t, ctx, `fetch("/api/conversations").then(r => r.status)`); status != 401 {
 		t.Fatalf("after signing out: %v", status)
 	}
+	page.poll("the stream ends with the session", `document.getElementById("live").textContent !== "live"`)
 }

@@ -47,7 +47,6 @@ var pageAssets = map[string]asset{
 	"/actions.js":  loadAsset("actions.js", "text/javascript; charset=utf-8"),
 	"/markdown.js": loadAsset("markdown.js", "text/javascript; charset=utf-8"),
 	"/preview.js":  loadAsset("preview.js", "text/javascript; charset=utf-8"),
-	"/edit.js":     loadAsset("edit.js", "text/javascript; charset=utf-8"),
 	"/rows.js":     loadAsset("rows.js", "text/javascript; charset=utf-8"),
 	"/select.js":   loadAsset("select.js", "text/javascript; charset=utf-8"),
 	"/upload.js":   loadAsset("upload.js", "text/javascript; charset=utf-8"),

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/files"
+	"convfiles/internal/storetest"
 
 	"github.com/chromedp/chromedp"
 )
@@ -112,4 +114,17 @@ func (p browserPage) screenshot(name string) {
 	if err := os.WriteFile(artifactPath(p.t, name), shot, 0o644); err != nil {
 		p.t.Fatal(err)
 	}
+}
+
+// openConversation starts a server whose conversation conv holds files
+// (name to text), and a browser on its page.
+func openConversation(t *testing.T, conv string, files map[string]string) browserPage {
+	t.Helper()
+	e := newAPIEnv(t, engine.Options{})
+	for name, text := range files {
+		storetest.Put(t, e.store, conv, name, []byte(text))
+	}
+	ctx := newBrowser(t)
+	run(t, ctx, chromedp.Navigate(e.srv.URL+"/#c="+conv))
+	return browserPage{t: t, ctx: ctx, e: e}
 }

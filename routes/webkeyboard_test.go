@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/storetest"
 
@@ -75,12 +74,9 @@ func (p browserPage) acceptDialogs() {
 // TestKeyboardAloneInChromium uploads, renames, deletes and restores a
 // file with the keyboard alone: Tab to a control, Enter or a key on a row.
 func TestKeyboardAloneInChromium(t *testing.T) {
-	e := newAPIEnv(t, engine.Options{})
 	const conv = "keys-1"
-	storetest.Put(t, e.store, conv, "first.txt", []byte("first\n"))
-	ctx := newBrowser(t)
-	p := browserPage{t: t, ctx: ctx, e: e}
-	run(t, ctx, chromedp.Navigate(e.srv.URL+"/#c="+conv))
+	p := openConversation(t, conv, map[string]string{"first.txt": "first\n"})
+	ctx := p.ctx
 	p.waitRows("the file", "first.txt")
 	p.acceptDialogs()
 
@@ -119,12 +115,8 @@ func TestKeyboardAloneInChromium(t *testing.T) {
 // text stays, then the user replaces it, the script's kept as a version);
 // and reaches every file of a folder of 1,200 through its pages.
 func TestFolderUploadEditAndPagesInChromium(t *testing.T) {
-	e := newAPIEnv(t, engine.Options{})
 	const conv = "manage-1"
-	storetest.Put(t, e.store, conv, "notes.txt", []byte("first draft\n"))
-	ctx := newBrowser(t)
-	p := browserPage{t: t, ctx: ctx, e: e}
-	run(t, ctx, chromedp.Navigate(e.srv.URL+"/#c="+conv))
+	p := openConversation(t, conv, map[string]string{"notes.txt": "first draft\n"})
 	p.waitRows("the file", "notes.txt")
 
 	dir := filepath.Join(t.TempDir(), "photos")

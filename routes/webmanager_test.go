@@ -10,9 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"convfiles/engine"
-	"convfiles/internal/storetest"
-
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -75,14 +72,13 @@ func (p browserPage) selected() []string {
 // and downloads them as one zip, moves them, copies them and deletes them;
 // then drags a file onto a folder and another onto the path above.
 func TestBulkActionsInChromium(t *testing.T) {
-	e := newAPIEnv(t, engine.Options{})
 	const conv = "bulk-1"
+	initial := map[string]string{}
 	for _, n := range []string{"a.txt", "b.txt", "c.txt", "d.txt", "archive/old.txt"} {
-		storetest.Put(t, e.store, conv, n, []byte("content of "+n+"\n"))
+		initial[n] = "content of " + n + "\n"
 	}
-	ctx := newBrowser(t)
-	p := browserPage{t: t, ctx: ctx, e: e}
-	run(t, ctx, chromedp.Navigate(e.srv.URL+"/#c="+conv))
+	p := openConversation(t, conv, initial)
+	ctx := p.ctx
 	eval[bool](t, ctx, `window.confirm = () => true, true`)
 	p.waitRows("the files", "archive/", "a.txt", "b.txt", "c.txt", "d.txt")
 

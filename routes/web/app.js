@@ -1,7 +1,8 @@
 // convfiles web page: sessions, conversations, live updates and the side
 // panel. The file browser is browser.js, selections and what is done to
 // them select.js, single actions actions.js, uploads upload.js, content
-// search search.js, previews preview.js and markdown.js, editing edit.js.
+// search search.js, previews and editing preview.js, Markdown markdown.js, and
+// the shared event stream live.js and live-worker.js.
 // Every name shown comes from users and agents, so the page writes text
 // with textContent, never HTML.
 "use strict";

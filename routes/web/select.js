@@ -94,6 +94,7 @@ async function each(verb, list, fn) {
   let done = 0;
   const failed = [];
   for (const item of list) {
+    if (list.length > 3) say(verb + " " + (done + failed.length + 1) + " of " + list.length + "…");
     try { await fn(item); done++; } catch (err) { failed.push(item.name + ": " + err.message); }
   }
   say(verb + " " + done + (done === 1 ? " item" : " items") + (failed.length ? "; not " + failed.join("; ") : ""), failed.length > 0);
