@@ -33,6 +33,7 @@ func TestHostedPageSignsInInChromium(t *testing.T) {
 	ctx := newBrowser(t)
 
 	run(t, ctx, chromedp.Navigate(e.srv.URL+"/"), chromedp.WaitVisible(chromedp.ID("signin")))
+	browserPage{t: t, ctx: ctx}.checkAxe("the sign-in form", axeSource(t))
 	run(t, ctx, chromedp.SendKeys(chromedp.ID("token"), "cfk_not-a-token"), chromedp.Click(`#signin-form button`))
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("signin-message").textContent.includes("never the API key")`,
 		chromedp.WithPollingTimeout(10*time.Second))); err != nil {
