@@ -26,6 +26,7 @@ type FolderOut struct {
 	Path    string `json:"path"`
 	Created bool   `json:"created,omitempty"`
 	Moved   int    `json:"moved,omitempty"`
+	Copied  int    `json:"copied,omitempty"`
 	Deleted int    `json:"deleted,omitempty"`
 }
 
@@ -94,36 +95,9 @@ type MoveFolderIn struct {
 // moves; a failure midway moves back what had moved.
 func MoveFolder(ctx context.Context, env Env, in MoveFolderIn) (FolderOut, error) {
 	const op = "move_folder"
-	from, err := folderPath(in.Path)
+	to, recs, targets, err := folderTargets(ctx, op, env.Space, in)
 	if err != nil {
 		return FolderOut{}, err
-	}
-	to, err := folderPath(in.NewPath)
-	if err != nil {
-		return FolderOut{}, err
-	}
-	if to == from || strings.HasPrefix(to+"/", from+"/") {
-		return FolderOut{}, files.E(op, files.KindInvalid, to, "a folder cannot move into itself; choose a new_path outside "+from, nil)
-	}
-	recs, err := folderFiles(ctx, op, env.Space, from)
-	if err != nil {
-		return FolderOut{}, err
-	}
-	if len(recs) == 0 {
-		return FolderOut{}, folderNotFound(ctx, op, env.Space, from)
-	}
-	if isFile(ctx, env.Space, to) {
-		return FolderOut{}, files.E(op, files.KindConflict, to, "is a file; choose another new_path", nil)
-	}
-	targets := make([]string, len(recs))
-	for i, r := range recs {
-		targets[i] = to + strings.TrimPrefix(r.Name, from)
-		if _, err := files.ValidateName(targets[i]); err != nil {
-			return FolderOut{}, err
-		}
-		if isFile(ctx, env.Space, targets[i]) {
-			return FolderOut{}, files.E(op, files.KindConflict, targets[i], "already exists; move or delete it first, nothing was moved", nil)
-		}
 	}
 	for i, r := range recs {
 		if _, err := env.Space.RenameNew(ctx, r.Name, targets[i]); err != nil {
@@ -136,6 +110,69 @@ func MoveFolder(ctx context.Context, env Env, in MoveFolderIn) (FolderOut, error
 		env.touched(targets[i], files.Wrote)
 	}
 	return FolderOut{Path: to, Moved: len(recs)}, nil
+}
+
+// CopyFolder is folder_copy, files.copyFolder: every file below the
+// folder is copied below new_path, as a new file derived from it. A file
+// already at one of the new names is a conflict found before anything is
+// copied; a failure midway removes the copies made.
+func CopyFolder(ctx context.Context, env Env, in MoveFolderIn) (FolderOut, error) {
+	const op = "copy_folder"
+	to, recs, targets, err := folderTargets(ctx, op, env.Space, in)
+	if err != nil {
+		return FolderOut{}, err
+	}
+	opts := env.Write
+	opts.Source, opts.NoReplace = files.SourceDerived, true
+	for i, r := range recs {
+		if _, err := env.Space.Copy(ctx, r.Name, targets[i], opts); err != nil {
+			for j := i - 1; j >= 0; j-- { // take back what was copied
+				env.Space.Remove(ctx, targets[j])
+			}
+			return FolderOut{}, err
+		}
+		env.touched(targets[i], files.Wrote)
+	}
+	return FolderOut{Path: to, Copied: len(recs)}, nil
+}
+
+// folderTargets checks a move or copy of a folder: the files below it,
+// and the name each gets below new_path, none of them taken.
+func folderTargets(ctx context.Context, op string, sp files.Ops, in MoveFolderIn) (to string, recs []files.Record, targets []string, err error) {
+	from, err := folderPath(in.Path)
+	if err != nil {
+		return
+	}
+	if to, err = folderPath(in.NewPath); err != nil {
+		return
+	}
+	if to == from || strings.HasPrefix(to+"/", from+"/") {
+		err = files.E(op, files.KindInvalid, to, "a folder cannot "+map[string]string{"move_folder": "move", "copy_folder": "be copied"}[op]+" into itself; choose a new_path outside "+from, nil)
+		return
+	}
+	if recs, err = folderFiles(ctx, op, sp, from); err != nil {
+		return
+	}
+	if len(recs) == 0 {
+		err = folderNotFound(ctx, op, sp, from)
+		return
+	}
+	if isFile(ctx, sp, to) {
+		err = files.E(op, files.KindConflict, to, "is a file; choose another new_path", nil)
+		return
+	}
+	targets = make([]string, len(recs))
+	for i, r := range recs {
+		targets[i] = to + strings.TrimPrefix(r.Name, from)
+		if _, err = files.ValidateName(targets[i]); err != nil {
+			return
+		}
+		if isFile(ctx, sp, targets[i]) {
+			err = files.E(op, files.KindConflict, targets[i], "already exists; move or delete it first, nothing was "+map[string]string{"move_folder": "moved", "copy_folder": "copied"}[op], nil)
+			return
+		}
+	}
+	return to, recs, targets, nil
 }
 
 // DeleteFolder is folder_delete, files.deleteFolder: every file below
@@ -179,5 +216,6 @@ func folderNotFound(ctx context.Context, op string, sp files.Ops, path string) e
 func init() {
 	def(Op{Name: "make_folder", JS: "makeFolder", Params: []string{"path"}, Tool: "folder_create", Effect: Writes}, MakeFolder)
 	def(Op{Name: "move_folder", JS: "moveFolder", Params: []string{"path", "new_path"}, Tool: "folder_move", Effect: Writes}, MoveFolder)
+	def(Op{Name: "copy_folder", JS: "copyFolder", Params: []string{"path", "new_path"}, Tool: "folder_copy", Effect: Writes, Sample: `{"new_path": "copied-folder"}`}, CopyFolder)
 	def(Op{Name: "delete_folder", JS: "deleteFolder", Params: []string{"path"}, Tool: "folder_delete", Effect: Destroys}, DeleteFolder)
 }

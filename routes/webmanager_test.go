@@ -163,4 +163,13 @@ func checkDragToMove(p browserPage, conv string) {
 	if want := []string{"a.txt", "b.txt", "c.txt", "d.txt", "inbox/.keep"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("after the drags the conversation holds %q, want %q", names, want)
 	}
+
+	// A folder and a file copied beside themselves.
+	p.click(`#crumbs a:first-child`)
+	p.waitRows("the top again", "inbox/", "a.txt", "b.txt", "c.txt", "d.txt")
+	p.clickWith(`#rows tr[data-folder="inbox"] td.c-size`, 0)
+	p.clickWith(`#rows tr[data-name="a.txt"] td.c-size`, 2)
+	p.click("#sel-copy")
+	p.answer("")
+	p.waitRows("the copies", "inbox/", "inbox copy/", "a copy.txt", "a.txt", "b.txt", "c.txt", "d.txt")
 }

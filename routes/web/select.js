@@ -65,9 +65,6 @@ function renderSelection() {
   const count = selection.size;
   $("selection-bar").hidden = count === 0;
   $("selection-count").textContent = count + (count === 1 ? " item selected" : " items selected");
-  const { folders } = chosen();
-  $("sel-copy").disabled = folders.length > 0;
-  $("sel-copy").title = folders.length ? "Copy works on files: leave the folders out of the selection" : "";
   $("select-all").checked = count > 0 && count === all.length;
   $("select-all").indeterminate = count > 0 && count < all.length;
 }
@@ -133,8 +130,12 @@ async function moveSelected() {
 }
 
 async function copySelected() {
-  const dest = await askFolder("Copy " + selection.size + " files to the folder");
-  if (dest !== null) each("Copied", asItems(chosen()), (it) => op("copy", { id: it.id, new_name: copyName(dest, it.name) }));
+  const dest = await askFolder("Copy " + selection.size + " items to the folder");
+  if (dest !== null) {
+    each("Copied", asItems(chosen()), (it) => it.folder
+      ? op("copy_folder", { path: it.name, new_path: copyName(dest, it.name) })
+      : op("copy", { id: it.id, new_name: copyName(dest, it.name) }));
+  }
 }
 
 async function deleteSelected() {
