@@ -174,10 +174,14 @@ function closePanel() {
   else if (document.activeElement === document.body || !document.activeElement) $("search").focus();
 }
 
+// Changes come in bursts: the first schedules one reload, and those that
+// arrive before it runs are in what it reads. A steady stream of changes
+// reloads at that pace, never starving the page of updates.
 let refreshTimer = 0, listTimer = 0;
 function scheduleRefresh() {
-  clearTimeout(refreshTimer);
+  if (refreshTimer) return;
   refreshTimer = setTimeout(() => {
+    refreshTimer = 0;
     if (!state.conv) return;
     loadFiles();
     if (!$("deleted").hidden) showDeleted();
@@ -185,8 +189,8 @@ function scheduleRefresh() {
 }
 
 function scheduleConversations() {
-  clearTimeout(listTimer);
-  listTimer = setTimeout(() => loadConversations().catch(() => {}), 300);
+  if (listTimer) return;
+  listTimer = setTimeout(() => { listTimer = 0; loadConversations().catch(() => {}); }, 1000);
 }
 
 // onEvent takes an event of any conversation the session reaches.

@@ -46,8 +46,11 @@ function renderCrumbs() {
 }
 
 // loadFiles reads the page of the folder (or the name search's matches)
-// and draws it.
+// and draws it; of reads that overlap, only the last one asked for is
+// drawn.
+let loadRun = 0;
 async function loadFiles() {
+  const run = ++loadRun, of = listingOf();
   const conv = state.conv, folder = state.folder, search = state.searchIn === "names" ? state.search : "", offset = state.offset;
   const key = state.sort.key === "type" ? "name" : state.sort.key;
   const q = new URLSearchParams({ sort: key, order: state.sort.desc ? "desc" : "asc", limit: String(PAGE), offset: String(offset), hide_keep: "true" });
@@ -58,11 +61,11 @@ async function loadFiles() {
     const tree = search || offset ? Promise.resolve({ entries: [] })
       : op("tree", folder ? { path: folder, depth: 1 } : { depth: 1 }).catch(() => ({ entries: [] }));
     const [{ files, total }, { entries }] = await Promise.all([listing, tree]);
-    if (conv !== state.conv || folder !== state.folder || offset !== state.offset || search !== (state.searchIn === "names" ? state.search : "")) return;
+    if (run !== loadRun) return;
     if (offset && offset >= total && total) { state.offset = Math.floor((total - 1) / PAGE) * PAGE; loadFiles(); return; }
     state.files = files;
     state.filesAt = offset; // the page drawn is the one read, whatever is asked for meanwhile
-    state.filesOf = listingOf();
+    state.filesOf = of;
     state.folders = entries.filter((e) => e.type === "folder").map((e) => ({ ...e, path: folder ? folder + "/" + e.path : e.path }));
     state.total = total;
     render();
