@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -127,4 +128,61 @@ func openConversation(t *testing.T, conv string, files map[string]string) browse
 	ctx := newBrowser(t)
 	run(t, ctx, chromedp.Navigate(e.srv.URL+"/#c="+conv))
 	return browserPage{t: t, ctx: ctx, e: e}
+}
+
+// axeSource is axe-core, which the accessibility checks inject.
+func axeSource(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "third_party", "axe-core", "axe.min.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// checkAxe runs axe-core on the page as it is and fails on any violation,
+// naming each rule, its impact and the elements.
+func (p browserPage) checkAxe(view, source string) {
+	p.t.Helper()
+	if !eval[bool](p.t, p.ctx, `typeof window.axe === "object"`) {
+		eval[bool](p.t, p.ctx, source+"\n;true")
+	}
+	out := eval[string](p.t, p.ctx, `axe.run(document, {resultTypes: ["violations"]}).then((r) => JSON.stringify(r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(" "))}))))`)
+	var violations []struct {
+		ID, Impact, Help string
+		Nodes            []string
+	}
+	if err := json.Unmarshal([]byte(out), &violations); err != nil {
+		p.t.Fatal(err)
+	}
+	for _, v := range violations {
+		p.t.Errorf("%s: axe-core %s (%s): %s, at %q", view, v.ID, v.Impact, v.Help, v.Nodes)
+	}
+}
+
+// layoutProblems lists what does not fit at the page's width: the page
+// scrolled sideways, or a shown file's row actions hidden or off the
+// screen.
+func (p browserPage) layoutProblems() []string {
+	p.t.Helper()
+	return eval[[]string](p.t, p.ctx, `(() => {
+		const out = [], w = document.documentElement.clientWidth;
+		if (document.documentElement.scrollWidth > w) {
+			const wide = Array.from(document.querySelectorAll("body *"), (e) => [e, e.getBoundingClientRect()]).filter(([e, r]) => r.right > w + 0.5 && e.offsetParent);
+			out.push("the page is " + document.documentElement.scrollWidth + " px wide in " + w + ": " + wide.slice(0, 4).map(([e, r]) => e.tagName + "#" + e.id + "." + e.className + " " + Math.round(r.left) + "–" + Math.round(r.right)).join(", "));
+		}
+		const ws = document.getElementById("workspace").getBoundingClientRect();
+		if (ws.width < Math.min(300, w - 40)) out.push("the files take " + Math.round(ws.width) + " px");
+		for (const row of document.querySelectorAll("#rows tr[data-file], #cards > [data-file]")) {
+			for (const a of row.querySelectorAll("a.download, button.rename, button.delete")) {
+				const r = a.getBoundingClientRect();
+				if (!a.offsetParent || r.width === 0) out.push(row.dataset.name + ": " + a.textContent + " is hidden");
+				else if (r.left < 0 || r.right > w) out.push(row.dataset.name + ": " + a.textContent + " is off the screen at " + Math.round(r.left) + "–" + Math.round(r.right));
+				else if (r.right > row.getBoundingClientRect().right + 1) out.push(row.dataset.name + ": " + a.textContent + " sticks out of its row");
+			}
+			const name = row.querySelector("td.c-name, .name");
+			if (name && name.getBoundingClientRect().width < 120) out.push(row.dataset.name + ": the name is " + Math.round(name.getBoundingClientRect().width) + " px wide");
+		}
+		return out;
+	})()`)
 }
