@@ -2,6 +2,7 @@ package ops
 
 import (
 	"archive/zip"
+	"compress/flate"
 	"cmp"
 	"context"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"convfiles/files"
@@ -156,6 +158,16 @@ func PlanZip(ctx context.Context, sp files.Ops, in ZipIn) (ZipPlan, error) {
 // truncated archive, which the caller must not present as whole.
 func WriteZip(ctx context.Context, sp files.Ops, plan ZipPlan, w io.Writer) error {
 	zw := zip.NewWriter(w)
+	// Deflate's fastest level: a few times the speed of archive/zip's
+	// default for a little more size (BENCHMARKS.md), as the archive is
+	// made while someone waits for it.
+	// One compressor, from a pool, serves every entry in turn.
+	fw := deflaters.Get().(*flate.Writer)
+	defer deflaters.Put(fw)
+	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
+		fw.Reset(out)
+		return fw, nil
+	})
 	for _, dir := range plan.Folders {
 		if _, err := zw.CreateHeader(&zip.FileHeader{Name: strings.TrimPrefix(dir, plan.base) + "/", Method: zip.Store}); err != nil {
 			return err
@@ -189,6 +201,12 @@ func zipOne(ctx context.Context, sp files.Ops, zw *zip.Writer, name, entry strin
 	_, err = io.Copy(fw, blob)
 	return err
 }
+
+// deflaters are flate writers at the fastest level, about 1 MiB each.
+var deflaters = sync.Pool{New: func() any {
+	fw, _ := flate.NewWriter(nil, flate.BestSpeed) // fails only for a bad level
+	return fw
+}}
 
 // storedAsIs are the extensions of formats that deflate cannot shrink.
 var storedAsIs = map[string]bool{
