@@ -26,14 +26,24 @@ type linkBench struct {
 	client                *http.Client
 }
 
-func newLinkBench(b *testing.B) *linkBench {
+// benchStore opens a store of unindexed files up to 128 MiB in a folder of
+// the benchmark's, which it returns too, and its conversation "bench".
+func benchStore(b *testing.B) (*engine.Store, string, *engine.Space) {
 	dir := filepath.Join(b.TempDir(), "files")
 	store, err := engine.OpenStore(dir, engine.Options{Limits: files.Limits{MaxFileBytes: 128 << 20}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { store.Close() })
-	sp, _ := store.Space("bench")
+	sp, err := store.Space("bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return store, dir, sp
+}
+
+func newLinkBench(b *testing.B) *linkBench {
+	store, dir, sp := benchStore(b)
 	defer sp.Close()
 	for name, size := range map[string]int{"small.bin": 4 << 10, "big.bin": 64 << 20} {
 		if _, err := sp.WriteBytes(context.Background(), name, bytes.Repeat([]byte{'z'}, size), files.WriteOptions{}); err != nil {

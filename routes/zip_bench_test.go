@@ -13,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"convfiles/engine"
 	"convfiles/files"
 )
 
@@ -27,13 +26,7 @@ const zipBenchFiles, zipBenchSize = 16, 4 << 20
 // deflate itself). B/op shows the server's zip streams: its allocations
 // do not grow with the 64 MiB it sends.
 func BenchmarkZipDownload(b *testing.B) {
-	dir := filepath.Join(b.TempDir(), "files")
-	store, err := engine.OpenStore(dir, engine.Options{Limits: files.Limits{MaxFileBytes: 128 << 20}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { store.Close() })
-	sp, _ := store.Space("bench")
+	store, dir, sp := benchStore(b)
 	q := url.Values{}
 	for i := range zipBenchFiles {
 		var sb strings.Builder
