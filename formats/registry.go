@@ -61,6 +61,7 @@ func init() {
 	register(Composite)
 	register(ToBase64)
 	register(PreviewOf)
+	register(RenderChart)
 }
 
 // NameOf is the name Call knows the formats function f by: its Go name,

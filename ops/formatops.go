@@ -65,6 +65,9 @@ func init() {
 	format(image, "convert", []string{"file", "format", "...options"}, "image_convert", Writes, "", formats.Convert)
 	format(image, "composite", []string{"file", "overlays", "...options"}, "image_composite", Writes, "", formats.Composite)
 	format(image, "toBase64", []string{"file", "...options"}, "image_to_base64", Reads, "", formats.ToBase64)
+
+	format("chart", "render", []string{"spec", "name"}, "chart_render", Writes, "", formats.RenderChart)
+	withSample("chart_render", `{"name": "chart.png"}`)
 }
 
 // withSample sets the sample input of an operation the table gained.

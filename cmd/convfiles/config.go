@@ -126,7 +126,7 @@ type ServerConfig struct {
 	// no notifications (resource updates).
 	MCPStateless bool `toml:"mcp_stateless"`
 	// MCPTools are the MCP tool groups offered: core (the default, 15
-	// tools), files, spreadsheet, pdf, image, or all.
+	// tools), files, spreadsheet, pdf, image, chart, or all.
 	MCPTools []string `toml:"mcp_tools"`
 	// AccessLog writes one structured line per HTTP request (default: on
 	// in hosted mode, off in local mode, where it would cost the hottest

@@ -271,6 +271,12 @@ func TestEveryDoorHasEveryOperation(t *testing.T) {
 			missing = nil // a new name is what it wants; a taken one is below
 		case op.Name == "pdf_merge":
 			hostile, missing = []any{hostile, hostile}, []any{missing, missing}
+		case op.Name == "chart_render": // its first parameter is a spec; the file it names is data.url
+			spec := func(url string) map[string]any {
+				return map[string]any{"mark": "bar", "data": map[string]any{"url": url}, "encoding": map[string]any{
+					"x": map[string]any{"field": "a", "type": "nominal"}, "y": map[string]any{"field": "b", "type": "quantitative"}}}
+			}
+			hostile, missing = spec("../escape.csv"), spec("missing.csv")
 		case op.Name == "zip":
 			hostile, missing = []any{"doc.txt", hostile}, []any{"doc.txt", missing}
 		case opCreates[op.Name] != "":

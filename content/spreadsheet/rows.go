@@ -2,6 +2,7 @@ package spreadsheet
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 
 	"github.com/xuri/excelize/v2"
@@ -144,3 +145,29 @@ func quoteList(names []string) string {
 }
 
 func byteSize(n int64) string { return bytesize.Format(n) }
+
+// Records streams the rows of a sheet ("" is the first) as text to each,
+// one row at a time, empty rows left out; a sheet of more than max rows
+// is refused at the first row past it.
+func (b *Book) Records(ctx context.Context, sheet string, max int, each func(cells []string) error) error {
+	src, name, err := b.rows(sheet)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	for n := 0; ; n++ {
+		_, cells, ok := src.next()
+		if !ok {
+			return src.err()
+		}
+		if n == max {
+			return fmt.Errorf("the sheet %s has more than %d rows", quote(name), max)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := each(cells); err != nil {
+			return err
+		}
+	}
+}

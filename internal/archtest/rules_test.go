@@ -37,6 +37,7 @@ var rules = map[string]rule{
 	"content/images":      {mayImport: may("content")},
 	"content/pdfs":        {mayImport: may("content")},
 	"content/spreadsheet": {mayImport: may("content")},
+	"content/charts":      {mayImport: may("content")},
 	// files is the domain: what a conversation's files are and what can
 	// be done to them. It imports no other room.
 	"files": {mayImport: leaves, mustNot: append([]string{"database/sql", "modernc.org/sqlite"}, noDoors...)},

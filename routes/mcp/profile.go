@@ -20,6 +20,7 @@ const (
 	SpreadsheetTools = "spreadsheet"
 	PDFTools         = "pdf"
 	ImageTools       = "image"
+	ChartTools       = "chart"
 	AllTools         = "all"
 	// MetaclawTools offers exactly seed 004's tools (metaclaw's file
 	// workspace), by its names, for its clients.
@@ -27,7 +28,7 @@ const (
 )
 
 // ToolGroups lists the groups, for usage messages.
-var ToolGroups = []string{CoreTools, FileTools, SpreadsheetTools, PDFTools, ImageTools, AllTools, MetaclawTools}
+var ToolGroups = []string{CoreTools, FileTools, SpreadsheetTools, PDFTools, ImageTools, ChartTools, AllTools, MetaclawTools}
 
 // coreTools are the tools of the core group.
 var coreTools = []string{

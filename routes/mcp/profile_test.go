@@ -87,6 +87,9 @@ func TestToolGroupsAddTools(t *testing.T) {
 	if len(withPDF) != len(core)+11 || !slices.Contains(withPDF, "pdf_extract_text") || slices.Contains(withPDF, "image_resize") {
 		t.Errorf("core,pdf offers %v", withPDF)
 	}
+	if chart, _, _ := toolList(t, "", "chart"); !slices.Equal(chart, []string{"chart_render"}) {
+		t.Errorf("chart offers %v", chart)
+	}
 	files, _, _ := toolList(t, "", "files")
 	if !slices.Contains(files, "file_replace_lines") || !slices.Contains(files, "file_versions") || slices.Contains(files, "execute_script") {
 		t.Errorf("files offers %v", files)
@@ -95,7 +98,7 @@ func TestToolGroupsAddTools(t *testing.T) {
 		t.Errorf("all offers %d tools: %v", len(all), all)
 	}
 	if _, err := mcp.New(mcp.Config{Store: openStore(t, filepath.Join(t.TempDir(), "files")), Tools: []string{"core", "everything"}}); err == nil ||
-		!strings.Contains(err.Error(), `no tool group "everything"; the groups are core, files, spreadsheet, pdf, image, all`) {
+		!strings.Contains(err.Error(), `no tool group "everything"; the groups are core, files, spreadsheet, pdf, image, chart, all`) {
 		t.Errorf("an unknown group: %v", err)
 	}
 }
