@@ -2,8 +2,8 @@ package ops
 
 import (
 	"archive/zip"
-	"compress/flate"
 	"cmp"
+	"compress/flate"
 	"context"
 	"fmt"
 	"io"

@@ -158,15 +158,15 @@ func TestSizesAndPointsAreBoundedBeforeDrawing(t *testing.T) {
 func TestUnsupportedPartsAreRefusedByName(t *testing.T) {
 	base := `"data": {"values": [{"a": "x", "b": 1}]}, "mark": "bar", "encoding": {"x": {"field": "a", "type": "nominal"}, "y": {"field": "b", "type": "quantitative"}}`
 	for spec, says := range map[string]string{
-		`{` + base + `, "transform": [{"filter": "datum.b > 0"}]}`: "transform is not supported",
-		`{` + base + `, "layer": []}`:                              "layer is not supported",
+		`{` + base + `, "transform": [{"filter": "datum.b > 0"}]}`:    "transform is not supported",
+		`{` + base + `, "layer": []}`:                                 "layer is not supported",
 		`{"data": {"values": []}, "mark": "boxplot", "encoding": {}}`: "mark boxplot is not supported: use bar, line, point, area, arc",
-		`{"data": {"values": []}, "mark": "bar", "encoding": {"x": {"field": "a", "type": "nominal", "aggregate": "sum"}, "y": {"field": "b", "type": "quantitative"}}}`: "encoding.x.aggregate is not supported",
-		`{"data": {"values": []}, "mark": "bar", "encoding": {"x": {"field": "a", "type": "nominal"}, "y": {"field": "b", "type": "quantitative"}, "opacity": {"value": 1}}}`: "encoding.opacity is not supported",
+		`{"data": {"values": []}, "mark": "bar", "encoding": {"x": {"field": "a", "type": "nominal", "aggregate": "sum"}, "y": {"field": "b", "type": "quantitative"}}}`:       "encoding.x.aggregate is not supported",
+		`{"data": {"values": []}, "mark": "bar", "encoding": {"x": {"field": "a", "type": "nominal"}, "y": {"field": "b", "type": "quantitative"}, "opacity": {"value": 1}}}`:  "encoding.opacity is not supported",
 		`{"data": {"values": []}, "mark": "bar", "encoding": {"x": {"field": "a", "type": "nominal"}, "y": {"field": "b", "type": "quantitative", "scale": {"type": "log"}}}}`: "encoding.y.scale is not supported",
-		`{"data": {"values": []}, "mark": {"type": "line", "interpolate": "monotone"}, "encoding": {}}`: "mark.interpolate is not supported",
-		`{"data": {"values": []}, "mark": "arc", "encoding": {"color": {"field": "a", "type": "nominal"}}}`: "needs encoding.theta",
-		`{"data": {"sequence": {"start": 0}}, "mark": "bar", "encoding": {}}`: "data.sequence is not supported",
+		`{"data": {"values": []}, "mark": {"type": "line", "interpolate": "monotone"}, "encoding": {}}`:                                                                        "mark.interpolate is not supported",
+		`{"data": {"values": []}, "mark": "arc", "encoding": {"color": {"field": "a", "type": "nominal"}}}`:                                                                    "needs encoding.theta",
+		`{"data": {"sequence": {"start": 0}}, "mark": "bar", "encoding": {}}`:                                                                                                  "data.sequence is not supported",
 	} {
 		if _, err := Parse([]byte(spec)); err == nil || !strings.Contains(err.Error(), says) {
 			t.Errorf("%s: %v, want it to say %q", spec, err, says)
