@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"regexp"
+	"strings"
 
 	"convfiles/content"
 	"convfiles/files"
@@ -41,6 +42,11 @@ type ReadTextIn struct {
 	ID        string `json:"id"`
 	StartLine int    `json:"start_line,omitempty"` // 0: from line 1
 	EndLine   int    `json:"end_line,omitempty"`   // 0: to the end
+	// Head and Tail read the first or the last lines instead of a range.
+	Head int `json:"head,omitempty"`
+	Tail int `json:"tail,omitempty"`
+	// LineNumbers puts each line's number before it, as cat -n does.
+	LineNumbers bool `json:"line_numbers,omitempty"`
 }
 
 // ReadTextOut is the text read, each line with its newline, and where to
@@ -64,17 +70,39 @@ func ReadText(ctx context.Context, env Env, in ReadTextIn) (ReadTextOut, error) 
 	if err != nil {
 		return ReadTextOut{}, err
 	}
-	start := in.StartLine
-	if start == 0 {
-		start = 1
-	}
-	if start < 0 || in.EndLine < 0 {
-		return ReadTextOut{}, files.E("read_text", files.KindInvalid, name, "start_line and end_line are line numbers from 1; omit them to read the whole file", nil)
+	in, err = lineRange(name, in)
+	if err != nil {
+		return ReadTextOut{}, err
 	}
 	if err := requireText(ctx, env.Space, name); err != nil {
 		return ReadTextOut{}, err
 	}
-	r, err := env.Space.ReadLines(ctx, name, files.LineQuery{Start: start, End: in.EndLine, MaxBytes: env.MaxText})
+	var out ReadTextOut
+	if in.Tail > 0 {
+		out, err = readTail(ctx, env, name, in.Tail)
+		in.StartLine = out.TotalLines - strings.Count(out.Content, "\n") + 1
+		if !strings.HasSuffix(out.Content, "\n") && out.Content != "" {
+			in.StartLine--
+		}
+	} else {
+		out, err = readLines(ctx, env, name, in.StartLine, in.EndLine)
+	}
+	if err != nil || !in.LineNumbers {
+		return out, err
+	}
+	numbered, next := numberLines(out.Content, in.StartLine, textBound(env))
+	out.Content = numbered
+	if next > 0 && (!out.Truncated || out.NextLine == 0 || next < out.NextLine) {
+		out.Truncated, out.NextLine, out.NextOffset = true, next, 0
+		out.Cut = cutNote(int(textBound(env)), "start_line", next)
+	}
+	return out, nil
+}
+
+// readLines reads lines start to end (0: the last), cut at the door's
+// bound with where to go on.
+func readLines(ctx context.Context, env Env, name string, start, end int) (ReadTextOut, error) {
+	r, err := env.Space.ReadLines(ctx, name, files.LineQuery{Start: start, End: end, MaxBytes: env.MaxText})
 	if err != nil {
 		return ReadTextOut{}, err
 	}

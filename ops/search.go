@@ -26,8 +26,24 @@ type SearchFilesIn struct {
 	Name       string `json:"name,omitempty"`
 	Path       string `json:"path,omitempty"`
 	IgnoreCase bool   `json:"ignore_case,omitempty"`
-	MaxResults int    `json:"max_results,omitempty"`
+	// SmartCase ignores case unless the pattern has a capital letter, as
+	// ripgrep's --smart-case.
+	SmartCase  bool `json:"smart_case,omitempty"`
+	MaxResults int  `json:"max_results,omitempty"`
+	// Before, After and Context are lines shown around each match, as
+	// grep's -B, -A and -C (Context sets both); at most MaxContextLines.
+	Before  int `json:"before,omitempty"`
+	After   int `json:"after,omitempty"`
+	Context int `json:"context,omitempty"`
+	// Output is "content" (the matching lines, the default), "files"
+	// (the names of the files that match, as grep -l) or "count" (how
+	// many lines match in each file, as grep -c).
+	Output string `json:"output,omitempty"`
 }
+
+// MaxContextLines bounds the lines a search shows before and after a
+// match.
+const MaxContextLines = 20
 
 // SearchHit is a matching line of a file (or, for a search by name
 // only, the file).
@@ -36,6 +52,12 @@ type SearchHit struct {
 	Line    int    `json:"line,omitempty"`
 	Content string `json:"content,omitempty"`
 	Size    int64  `json:"size,omitempty"`
+	// Before and After are the lines around the match asked for, in
+	// order: the first of Before is line Line-len(Before).
+	Before []string `json:"before,omitempty"`
+	After  []string `json:"after,omitempty"`
+	// Count is how many lines of the file match (output "count").
+	Count int `json:"count,omitempty"`
 }
 
 // SearchFilesOut is what a search found, and how much it looked at.
@@ -75,7 +97,11 @@ func SearchFiles(ctx context.Context, env Env, in SearchFilesIn) (SearchFilesOut
 		}
 		return out, nil
 	}
-	cs := contentSearch{sp: env.Space, re: re, max: max, budget: MaxSearchBytes, out: &out}
+	opts, err := searchOptions(in)
+	if err != nil {
+		return SearchFilesOut{}, err
+	}
+	cs := contentSearch{sp: env.Space, re: re, max: max, budget: MaxSearchBytes, out: &out, opts: opts}
 	for page, off := 512, 0; ; page = min(page*4, 32768) {
 		q.Limit, q.Offset = page, off
 		recs, total, err := env.Space.Find(ctx, q)
@@ -99,6 +125,7 @@ type contentSearch struct {
 	max    int
 	budget int64
 	out    *SearchFilesOut
+	opts   searchOpts
 }
 
 // search searches one page of files; out.Truncated says it stopped.
@@ -117,7 +144,7 @@ func (cs *contentSearch) search(ctx context.Context, recs []files.Record) error 
 			cs.budget -= recs[n].Size
 			n++
 		}
-		for _, res := range searchChunkOf(ctx, cs.sp, recs[:n], cs.re, cs.max-len(out.Matches)+1) {
+		for _, res := range searchChunkOf(ctx, cs.sp, recs[:n], cs.re, cs.max-len(out.Matches)+1, cs.opts) {
 			switch {
 			case res.err != nil && files.KindOf(res.err) == files.KindNotFound:
 				continue // deleted while the search ran
@@ -175,7 +202,7 @@ func searchQuery(in SearchFilesIn) (files.ListQuery, *regexp.Regexp, int, error)
 		return q, nil, max, nil
 	}
 	src := in.Pattern
-	if in.IgnoreCase {
+	if in.IgnoreCase || in.SmartCase && !hasCapital(in.Pattern) {
 		src = "(?i)" + src
 	}
 	re, err := regexp.Compile(src)
@@ -183,6 +210,41 @@ func searchQuery(in SearchFilesIn) (files.ListQuery, *regexp.Regexp, int, error)
 		return q, nil, 0, files.E(op, files.KindInvalid, in.Pattern, "the pattern is not valid RE2 (no lookaround or backreferences): "+err.Error(), nil)
 	}
 	return q, re, max, nil
+}
+
+// hasCapital reports whether a pattern has a capital letter outside an
+// escape (\S is not one).
+func hasCapital(pattern string) bool {
+	for i := 0; i < len(pattern); i++ {
+		switch c := pattern[i]; {
+		case c == '\\':
+			i++
+		case c >= 'A' && c <= 'Z':
+			return true
+		case c >= 0x80:
+			return strings.ToLower(pattern[i:]) != pattern[i:]
+		}
+	}
+	return false
+}
+
+// searchOptions checks the context lines and the output mode.
+func searchOptions(in SearchFilesIn) (searchOpts, error) {
+	o := searchOpts{before: in.Before, after: in.After, output: in.Output}
+	if in.Context != 0 {
+		o.before, o.after = max(o.before, in.Context), max(o.after, in.Context)
+	}
+	for _, n := range []int{in.Before, in.After, in.Context} {
+		if n < 0 || n > MaxContextLines {
+			return o, files.E("search", files.KindInvalid, "", fmt.Sprintf("before, after and context are 0 to %d lines", MaxContextLines), nil)
+		}
+	}
+	switch o.output {
+	case "", "content", "files", "count":
+	default:
+		return o, files.E("search", files.KindInvalid, o.output, `output is "content" (the matching lines), "files" (the names of the files that match) or "count" (how many lines match in each)`, nil)
+	}
+	return o, nil
 }
 
 // isBinaryRecord says the index already knows a file is not text.

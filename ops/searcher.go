@@ -24,6 +24,13 @@ const (
 	searchWorkers = 4
 )
 
+// searchOpts are how a search shows what it finds: the lines around each
+// match, and the output mode ("", "content", "files" or "count").
+type searchOpts struct {
+	before, after int
+	output        string
+}
+
 // fileHits is what searching one file found.
 type fileHits struct {
 	hits   []SearchHit
@@ -41,7 +48,7 @@ var scanners = sync.Pool{New: func() any { return &lineScanner{rd: bufio.NewRead
 
 // searchChunkOf searches recs at once and returns their results in
 // order; each file keeps at most limit matches.
-func searchChunkOf(ctx context.Context, sp files.Ops, recs []files.Record, re *regexp.Regexp, limit int) []fileHits {
+func searchChunkOf(ctx context.Context, sp files.Ops, recs []files.Record, re *regexp.Regexp, limit int, opts searchOpts) []fileHits {
 	out := make([]fileHits, len(recs))
 	next := make(chan int, len(recs))
 	for i := range recs {
@@ -56,7 +63,7 @@ func searchChunkOf(ctx context.Context, sp files.Ops, recs []files.Record, re *r
 			sc := scanners.Get().(*lineScanner)
 			defer scanners.Put(sc)
 			for i := range next {
-				out[i] = sc.search(ctx, sp, recs[i], re, limit)
+				out[i] = sc.search(ctx, sp, recs[i], re, limit, opts)
 			}
 		}()
 	}
@@ -67,7 +74,7 @@ func searchChunkOf(ctx context.Context, sp files.Ops, recs []files.Record, re *r
 // search finds the lines of one file that re matches, unless the file
 // is not text: the index's type says so, or its first bytes hold a NUL
 // or are not UTF-8.
-func (sc *lineScanner) search(ctx context.Context, sp files.Ops, r files.Record, re *regexp.Regexp, limit int) fileHits {
+func (sc *lineScanner) search(ctx context.Context, sp files.Ops, r files.Record, re *regexp.Regexp, limit int, opts searchOpts) fileHits {
 	if isBinaryRecord(r) {
 		return fileHits{binary: true}
 	}
@@ -82,15 +89,37 @@ func (sc *lineScanner) search(ctx context.Context, sp files.Ops, r files.Record,
 		return fileHits{binary: true}
 	}
 	var res fileHits
+	var before []string  // the lines before this one, at most opts.before
+	after, count := 0, 0 // lines still to add to the last hit's After
 	for n := 1; ; n++ {
 		line, err := sc.readLine()
-		if (len(line) > 0 || err == nil) && re.Match(line) {
+		matched := (len(line) > 0 || err == nil) && re.Match(line)
+		switch {
+		case matched && opts.output == "files":
+			res.hits = append(res.hits, SearchHit{Name: info.Name})
+			return res
+		case matched && opts.output == "count":
+			count++
+		case matched:
 			if len(res.hits) == limit {
 				return res
 			}
-			res.hits = append(res.hits, SearchHit{Name: info.Name, Line: n, Content: excerpt(line, re)})
+			res.hits = append(res.hits, SearchHit{Name: info.Name, Line: n, Content: excerpt(line, re), Before: before})
+			before, after = nil, opts.after
+		case after > 0 && (len(line) > 0 || err == nil):
+			last := &res.hits[len(res.hits)-1]
+			last.After = append(last.After, excerpt(line, nil))
+			after--
+		case opts.before > 0 && (len(line) > 0 || err == nil):
+			if len(before) == opts.before {
+				before = before[1:]
+			}
+			before = append(before[:len(before):len(before)], excerpt(line, nil))
 		}
 		if err == io.EOF {
+			if count > 0 {
+				res.hits = append(res.hits, SearchHit{Name: info.Name, Count: count})
+			}
 			return res
 		}
 		if err != nil {
@@ -143,15 +172,17 @@ func (sc *lineScanner) readLine() ([]byte, error) {
 	}
 }
 
-// excerpt is a matching line, or MaxMatchText bytes of it around its
-// first match, cut at rune boundaries, with "…" where it was cut.
+// excerpt is a line, or MaxMatchText bytes of it (around the first
+// match of re, when given), cut at rune boundaries, with "…" where it was cut.
 func excerpt(line []byte, re *regexp.Regexp) string {
 	if len(line) <= MaxMatchText {
 		return string(line)
 	}
 	start := 0
-	if loc := re.FindIndex(line); loc != nil {
-		start = max(loc[0]-MaxMatchText/4, 0)
+	if re != nil { // a matching line: around its match; a line around one: its start
+		if loc := re.FindIndex(line); loc != nil {
+			start = max(loc[0]-MaxMatchText/4, 0)
+		}
 	}
 	end := min(start+MaxMatchText, len(line))
 	for start > 0 && !utf8.RuneStart(line[start]) {
