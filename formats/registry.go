@@ -62,6 +62,7 @@ func init() {
 	register(ToBase64)
 	register(PreviewOf)
 	register(RenderChart)
+	register(FromMarkdown)
 }
 
 // NameOf is the name Call knows the formats function f by: its Go name,

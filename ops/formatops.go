@@ -57,6 +57,8 @@ func init() {
 	format(pdf, "getFormFields", []string{"file"}, "pdf_get_form_fields", Reads, "fields", formats.FormFields)
 	format(pdf, "fillForm", []string{"file", "fields"}, "pdf_fill_form", Destroys, "", formats.FillForm)
 	format(pdf, "merge", []string{"files", "output"}, "pdf_merge", Writes, "", formats.Merge)
+	format(pdf, "fromMarkdown", []string{"markdown", "name", "...options"}, "pdf_from_markdown", Writes, "", formats.FromMarkdown)
+	withSample("pdf_from_markdown", `{"name": "report.pdf"}`)
 	format(pdf, "splitPages", []string{"file", "ranges", "...options"}, "pdf_split_pages", Writes, "files", formats.SplitPages)
 
 	format(image, "info", []string{"file"}, "image_info", Reads, "", formats.ImageInfo)

@@ -281,6 +281,8 @@ func TestEveryDoorHasEveryOperation(t *testing.T) {
 			d.same(op, map[string]any{"ids": []any{}}, "invalid")
 			d.same(op, map[string]any{"ids": []any{hostile, missing}}, "ok")
 			continue
+		case op.Name == "pdf_from_markdown": // its first parameter is Markdown; the files it names are its images
+			hostile, missing = "![x](../escape.png)", "![x](missing.png)"
 		case op.Name == "zip":
 			hostile, missing = []any{"doc.txt", hostile}, []any{"doc.txt", missing}
 		case opCreates[op.Name] != "":

@@ -38,6 +38,7 @@ var rules = map[string]rule{
 	"content/pdfs":        {mayImport: may("content")},
 	"content/spreadsheet": {mayImport: may("content")},
 	"content/charts":      {mayImport: may("content")},
+	"content/reports":     {mayImport: may("content")},
 	// files is the domain: what a conversation's files are and what can
 	// be done to them. It imports no other room.
 	"files": {mayImport: leaves, mustNot: append([]string{"database/sql", "modernc.org/sqlite"}, noDoors...)},

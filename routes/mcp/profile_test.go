@@ -84,7 +84,7 @@ func TestToolGroupsAddTools(t *testing.T) {
 	withPDF, _, _ := toolList(t, "", "core,pdf")
 	all, allSize, _ := toolList(t, "", mcp.AllTools)
 	t.Logf("all tools: %d tools, %d bytes of tools/list", len(all), allSize)
-	if len(withPDF) != len(core)+11 || !slices.Contains(withPDF, "pdf_extract_text") || slices.Contains(withPDF, "image_resize") {
+	if len(withPDF) != len(core)+12 || !slices.Contains(withPDF, "pdf_extract_text") || slices.Contains(withPDF, "image_resize") {
 		t.Errorf("core,pdf offers %v", withPDF)
 	}
 	if chart, _, _ := toolList(t, "", "chart"); !slices.Equal(chart, []string{"chart_render"}) {
