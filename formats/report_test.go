@@ -109,7 +109,7 @@ func TestReportsRefuseWhatTheyCannotShow(t *testing.T) {
 	e := env(t)
 	for _, c := range []struct {
 		md, name, size, says string
-		kind               files.Kind
+		kind                 files.Kind
 	}{
 		{"![x](../../etc/passwd)", "r.pdf", "", "..", files.KindInvalid},
 		{"![x](https://example.com/x.png)", "r.pdf", "", "files of the conversation", files.KindInvalid},
