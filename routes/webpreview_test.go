@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"convfiles/engine"
+	"convfiles/formats"
 
 	"github.com/chromedp/chromedp"
 )
@@ -97,5 +98,27 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	}
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAReportOpensInThePreview makes a PDF report from Markdown and opens
+// it in the page: the preview reads its first page's text back.
+func TestAReportOpensInThePreview(t *testing.T) {
+	p := openConversation(t, "report-1", nil)
+	sp, err := p.e.store.Space("report-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := formats.ReportArgs{Markdown: "# Quarterly report\n\nRevenue **grew**.\n\n| Region | Total |\n|---|---|\n| North | 150 |\n", Name: "report.pdf"}
+	_, err = formats.FromMarkdown(context.Background(), formats.Env{Space: sp}, args)
+	sp.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.waitRows("the report", "report.pdf")
+	p.click(`#rows tr[data-name="report.pdf"] button.open`)
+	p.poll("the report's first page in the preview", `(document.querySelector("#panel-body pre.pdf-text") || {}).textContent?.includes("Quarterly report")`)
+	if got := eval[string](p.t, p.ctx, `document.querySelector("#panel-body pre.pdf-text").textContent`); !strings.Contains(strings.Join(strings.Fields(got), " "), "North 150") {
+		t.Errorf("the preview's text: %q", got)
 	}
 }
