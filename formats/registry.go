@@ -63,6 +63,7 @@ func init() {
 	register(PreviewOf)
 	register(RenderChart)
 	register(FromMarkdown)
+	register(FromRows)
 }
 
 // NameOf is the name Call knows the formats function f by: its Go name,

@@ -33,6 +33,8 @@ func init() {
 	const sheet, pdf, image = "spreadsheet", "pdf", "image"
 	format(sheet, "create", []string{"file", "...options"}, "spreadsheet_create", Writes, "", formats.CreateSheet)
 	withSample("spreadsheet_create", "{}")
+	format(sheet, "fromRows", []string{"rows", "name", "...options"}, "spreadsheet_from_rows", Writes, "", formats.FromRows)
+	withSample("spreadsheet_from_rows", `{"name": "rows.xlsx"}`)
 	format(sheet, "listSheets", []string{"file"}, "spreadsheet_list_sheets", Reads, "sheets", formats.ListSheets)
 	format(sheet, "getSheetSummary", []string{"file", "sheet", "...options"}, "spreadsheet_get_sheet_summary", Reads, "", formats.SheetSummary)
 	format(sheet, "readRange", []string{"file", "sheet", "range"}, "spreadsheet_read_range", Reads, "values", formats.ReadRange)

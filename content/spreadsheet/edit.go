@@ -220,3 +220,19 @@ func badSheetName(name string, err error) error {
 	return content.Refuse(content.ErrBadRequest,
 		"%s cannot name a sheet (%v): a sheet name has 1 to 31 characters, none of : \\ / ? * [ ]", quote(name), err)
 }
+
+// FreezeTopRow keeps the sheet's first row in view as the rest scrolls:
+// a header row.
+func (b *Book) FreezeTopRow(sheet string) error {
+	name, err := b.editSheet(sheet)
+	if err != nil {
+		return err
+	}
+	err = b.x.SetPanes(name, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
+		Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}}})
+	if err != nil {
+		return content.Refuse(content.ErrBadRequest, "the header row cannot be frozen: %v", err)
+	}
+	b.changed = true
+	return nil
+}
