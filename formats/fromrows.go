@@ -20,9 +20,9 @@ const MaxRowCells = 1_000_000
 // row (bold, frozen, with an autofilter), a type and a width per column.
 type FromRowsArgs struct {
 	Rows   []json.RawMessage `json:"rows"`
-	Name   string          `json:"name"`
-	Sheet  string          `json:"sheet,omitempty"`
-	Header []string        `json:"header,omitempty"`
+	Name   string            `json:"name"`
+	Sheet  string            `json:"sheet,omitempty"`
+	Header []string          `json:"header,omitempty"`
 	// Types are the columns' types, in order: text, number, integer,
 	// percent or date (ISO dates become dates of the sheet).
 	Types  []string  `json:"types,omitempty"`
