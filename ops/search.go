@@ -101,20 +101,25 @@ func SearchFiles(ctx context.Context, env Env, in SearchFilesIn) (SearchFilesOut
 	if err != nil {
 		return SearchFilesOut{}, err
 	}
-	cs := contentSearch{sp: env.Space, re: re, max: max, budget: MaxSearchBytes, out: &out, opts: opts}
-	for page, off := 512, 0; ; page = min(page*4, 32768) {
-		q.Limit, q.Offset = page, off
-		recs, total, err := env.Space.Find(ctx, q)
-		if err != nil {
-			return SearchFilesOut{}, err
-		}
-		if err := cs.search(ctx, recs); err != nil {
-			return SearchFilesOut{}, err
-		}
-		if off += len(recs); out.Truncated || off >= total || len(recs) == 0 {
-			return out, nil
-		}
+	if prefix, _ := re.LiteralPrefix(); prefix != "" {
+		opts.literal = []byte(prefix)
 	}
+	cs := contentSearch{sp: env.Space, re: re, max: max, budget: MaxSearchBytes, out: &out, opts: opts}
+	// The names and sizes are all the search needs of the index: they
+	// stream in name order, far lighter than whole rows.
+	var recs []files.Record
+	err = env.Space.Sizes(ctx, q.Prefix, func(name string, size int64) {
+		if q.Pattern == "" || files.MatchGlob(q.Pattern, name) {
+			recs = append(recs, files.Record{Name: name, Size: size})
+		}
+	})
+	if err != nil {
+		return SearchFilesOut{}, err
+	}
+	if err := cs.search(ctx, recs); err != nil {
+		return SearchFilesOut{}, err
+	}
+	return out, nil
 }
 
 // contentSearch searches files in name order, a chunk at a time, until

@@ -29,6 +29,9 @@ const (
 type searchOpts struct {
 	before, after int
 	output        string
+	// literal is text every match begins with (the pattern's literal
+	// prefix): a file read whole that lacks it is not scanned line by line.
+	literal []byte
 }
 
 // fileHits is what searching one file found.
@@ -87,6 +90,12 @@ func (sc *lineScanner) search(ctx context.Context, sp files.Ops, r files.Record,
 	head, _ := sc.rd.Peek(sniffText)
 	if !looksLikeText(head, int64(len(head)) == info.Size) {
 		return fileHits{binary: true}
+	}
+	if len(opts.literal) > 0 && int64(sc.rd.Buffered()) == info.Size {
+		whole, _ := sc.rd.Peek(sc.rd.Buffered())
+		if !bytes.Contains(whole, opts.literal) {
+			return fileHits{}
+		}
 	}
 	var res fileHits
 	var before []string  // the lines before this one, at most opts.before
