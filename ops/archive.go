@@ -24,6 +24,13 @@ const (
 	MaxZipBytes   = 4 << 30
 )
 
+// zipBounds are the bounds PlanZip keeps (MaxZipEntries, MaxZipBytes);
+// a test lowers them.
+var zipBounds = struct {
+	entries int
+	bytes   int64
+}{MaxZipEntries, MaxZipBytes}
+
 // ZipIn says what an archive holds: files and folders of the
 // conversation (a folder brings every file below it, and an empty
 // folder its own entry), named in the archive from Base, the folder
@@ -139,12 +146,12 @@ func PlanZip(ctx context.Context, sp files.Ops, in ZipIn) (ZipPlan, error) {
 				return ZipPlan{}, files.E(op, files.KindNotFound, name, "no such file or folder", nil)
 			}
 		}
-		if len(plan.Files) > MaxZipEntries {
-			return ZipPlan{}, files.E(op, files.KindTooLarge, "", fmt.Sprintf("an archive holds at most %d files; choose fewer", MaxZipEntries), nil)
+		if len(plan.Files) > zipBounds.entries {
+			return ZipPlan{}, files.E(op, files.KindTooLarge, "", fmt.Sprintf("an archive holds at most %d files; choose fewer", zipBounds.entries), nil)
 		}
 	}
-	if plan.Bytes > MaxZipBytes {
-		return ZipPlan{}, files.E(op, files.KindTooLarge, "", fmt.Sprintf("the files hold %d bytes; an archive holds at most %d (4 GiB): choose fewer", plan.Bytes, int64(MaxZipBytes)), nil)
+	if plan.Bytes > zipBounds.bytes {
+		return ZipPlan{}, files.E(op, files.KindTooLarge, "", fmt.Sprintf("the files hold %s; an archive holds at most %s: choose fewer", files.FormatBytes(plan.Bytes), files.FormatBytes(zipBounds.bytes)), nil)
 	}
 	sort.Strings(plan.Files)
 	plan.Folders = emptyFolders(plan.Folders, plan.Files)

@@ -138,3 +138,21 @@ func hitsOf(out ops.SearchFilesOut) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// TestZipBoundsAreKeptBeforeAnyByte refuses, before writing anything, an
+// archive of more files or bytes than it may hold, saying the bound.
+func TestZipBoundsAreKeptBeforeAnyByte(t *testing.T) {
+	env := readEnv(t, map[string]string{"a/1.txt": "one\n", "a/2.txt": "two\n", "a/3.txt": "three\n"})
+	ctx := context.Background()
+	defer ops.SetZipBounds(2, 1<<30)()
+	if _, err := ops.PlanZip(ctx, env.Space, ops.ZipIn{Paths: []string{"a"}}); files.KindOf(err) != files.KindTooLarge || !strings.Contains(err.Error(), "at most 2 files") {
+		t.Errorf("3 files with a bound of 2: %v", err)
+	}
+	ops.SetZipBounds(10, 8)
+	if _, err := ops.PlanZip(ctx, env.Space, ops.ZipIn{Paths: []string{"a"}}); files.KindOf(err) != files.KindTooLarge || !strings.Contains(err.Error(), "at most 8 B") {
+		t.Errorf("14 bytes with a bound of 8: %v", err)
+	}
+	if plan, err := ops.PlanZip(ctx, env.Space, ops.ZipIn{Paths: []string{"a/1.txt", "a/2.txt"}}); err != nil || len(plan.Files) != 2 {
+		t.Errorf("within the bounds: %+v, %v", plan, err)
+	}
+}
