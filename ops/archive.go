@@ -118,7 +118,7 @@ func PlanZip(ctx context.Context, sp files.Ops, in ZipIn) (ZipPlan, error) {
 			return
 		}
 		seen[name] = true
-		if path.Base(name) == KeepFile && size == 0 {
+		if files.IsKeepFile(name, size) {
 			plan.Folders = append(plan.Folders, path.Dir(name))
 			return
 		}

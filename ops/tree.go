@@ -2,7 +2,6 @@ package ops
 
 import (
 	"context"
-	"path"
 	"sort"
 	"strings"
 
@@ -124,7 +123,7 @@ func (b *treeBuilder) add(rel string, size int64) {
 	b.seen = true
 	// A made folder's .keep is what holds it, not one of its files.
 	counted := 1
-	if path.Base(rel) == KeepFile && size == 0 {
+	if files.IsKeepFile(rel, size) {
 		counted = 0
 	}
 	parent := b.top
