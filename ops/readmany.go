@@ -111,15 +111,15 @@ type ReadManyOut struct {
 }
 
 // ReadMany is file_read_many, files.readMany: several text files in one
-// call. Each gets an equal share of the answer's bound (at least 4 KiB),
-// so the whole answer stays within it; a file that cannot be read is an
+// call. Each gets an equal share of the answer's bound, so the whole
+// answer stays within it; a file that cannot be read is an
 // entry with its error, and the others are read all the same.
 func ReadMany(ctx context.Context, env Env, in ReadManyIn) (ReadManyOut, error) {
 	if len(in.IDs) == 0 || len(in.IDs) > MaxReadMany {
 		return ReadManyOut{}, files.E("read_many", files.KindInvalid, "", fmt.Sprintf("ids names 1 to %d files to read", MaxReadMany), nil)
 	}
 	share := env
-	share.MaxText = max(textBound(env)/int64(len(in.IDs)), 4<<10)
+	share.MaxText = textBound(env) / int64(len(in.IDs))
 	out := ReadManyOut{Files: make([]ReadManyFile, 0, len(in.IDs))}
 	for _, id := range in.IDs {
 		if err := ctx.Err(); err != nil {

@@ -98,6 +98,22 @@ func TestReadManyAnswersEveryFile(t *testing.T) {
 	if _, err := ops.ReadMany(context.Background(), env, ops.ReadManyIn{}); files.KindOf(err) != files.KindInvalid {
 		t.Errorf("no ids: %v", err)
 	}
+	// Fifty large files share the bound: the whole answer stays within it.
+	fifty := make([]string, ops.MaxReadMany)
+	for i := range fifty {
+		fifty[i] = "big.txt"
+	}
+	out, err = ops.ReadMany(context.Background(), env, ops.ReadManyIn{IDs: fifty})
+	total = 0
+	for _, f := range out.Files {
+		total += len(f.Content)
+	}
+	if err != nil || len(out.Files) != ops.MaxReadMany || total > ops.ModelText || !out.Files[49].Truncated {
+		t.Errorf("50 large files: %d entries, %d bytes in all (bound %d), %v", len(out.Files), total, ops.ModelText, err)
+	}
+	if _, err := ops.ReadMany(context.Background(), env, ops.ReadManyIn{IDs: append(fifty, "app.log")}); files.KindOf(err) != files.KindInvalid {
+		t.Errorf("51 ids: %v", err)
+	}
 }
 
 // TestSearchAsGrepAndRipgrep: lines around a match (-B, -A, -C), the
