@@ -57,9 +57,6 @@ func FromRows(ctx context.Context, e Env, a FromRowsArgs) (Edited, error) {
 			return bad("types[%d] %q is not text, number, integer, percent or date", i, t)
 		}
 	}
-	if len(rows) > 0 && len(rows)*len(rows[0]) > MaxRowCells {
-		return bad("the rows hold more than %d cells", MaxRowCells)
-	}
 	b, err := spreadsheet.New(a.Sheet)
 	if err != nil {
 		return Edited{}, refused(op, a.Name, err)
@@ -106,6 +103,7 @@ func decodeRows(list []json.RawMessage, header []string) ([]any, [][]any, error)
 		cols = keys
 	}
 	var rows [][]any
+	cells := 0
 	for i, r := range list {
 		var row []any
 		if bytes.HasPrefix(bytes.TrimSpace(r), []byte("{")) {
@@ -118,6 +116,9 @@ func decodeRows(list []json.RawMessage, header []string) ([]any, [][]any, error)
 			}
 		} else if err := json.Unmarshal(r, &row); err != nil {
 			return nil, nil, fmt.Errorf("rows[%d] is neither an array of values nor an object", i)
+		}
+		if cells += len(row); cells > MaxRowCells {
+			return nil, nil, fmt.Errorf("the rows hold more than %d cells", MaxRowCells)
 		}
 		rows = append(rows, row)
 	}

@@ -58,6 +58,8 @@ func TestAWorkbookFromRows(t *testing.T) {
 		{[]json.RawMessage{json.RawMessage(`"a row"`)}, "x.xlsx", "rows[0] is neither an array of values nor an object"},
 		{[]json.RawMessage{json.RawMessage(`[1]`)}, "x.csv", ".xlsx"},
 		{[]json.RawMessage{json.RawMessage(`["2026-13-45"]`)}, "x.xlsx", "is not a date"},
+		// A narrow first row does not hide a wide one after it.
+		{[]json.RawMessage{json.RawMessage(`[1]`), json.RawMessage("[" + strings.Repeat("1,", formats.MaxRowCells) + "1]")}, "x.xlsx", "more than 1000000 cells"},
 	} {
 		args := formats.FromRowsArgs{Rows: c.rows, Name: c.name, Types: []string{"date"}}
 		if _, err := formats.FromRows(ctx, e, args); files.KindOf(err) != files.KindInvalid || !strings.Contains(err.Error(), c.says) {
