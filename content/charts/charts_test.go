@@ -173,3 +173,25 @@ func TestUnsupportedPartsAreRefusedByName(t *testing.T) {
 		}
 	}
 }
+
+// TestTooManyColorsOrSlicesAreRefused refuses a color field of more
+// values than a legend can name, for series and for slices.
+func TestTooManyColorsOrSlicesAreRefused(t *testing.T) {
+	var rows []map[string]any
+	for i := range MaxSeries + 1 {
+		rows = append(rows, map[string]any{"k": fmt.Sprint("s", i), "x": float64(i), "v": 1.0})
+	}
+	for _, mark := range []string{"line", "arc"} {
+		enc := `"x": {"field": "x", "type": "quantitative"}, "y": {"field": "v", "type": "quantitative"}`
+		if mark == "arc" {
+			enc = `"theta": {"field": "v", "type": "quantitative"}`
+		}
+		s, err := Parse([]byte(`{"data": {"values": []}, "mark": "` + mark + `", "encoding": {` + enc + `, "color": {"field": "k", "type": "nominal"}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Render(s, rows, "png"); err == nil || !strings.Contains(err.Error(), "at most 50") {
+			t.Errorf("%s with %d colors: %v", mark, MaxSeries+1, err)
+		}
+	}
+}
