@@ -140,6 +140,10 @@ func TestSearchAsGrepAndRipgrep(t *testing.T) {
 	if got := hitsOf(out); got != "notes.md=0" {
 		t.Errorf("smart case with a capital, names: %s", got)
 	}
+	out, _ = ops.SearchFiles(ctx, env, ops.SearchFilesIn{Pattern: "o", Output: "files", MaxResults: 1})
+	if !out.Truncated || !strings.Contains(out.Reason, "more than 1 files match") || len(out.Matches) != 1 {
+		t.Errorf("names past max_results: %+v", out)
+	}
 	for _, in := range []ops.SearchFilesIn{{Pattern: "x", Context: 21}, {Pattern: "x", Output: "lines"}, {Pattern: "x", Before: -1}} {
 		if _, err := ops.SearchFiles(ctx, env, in); files.KindOf(err) != files.KindInvalid {
 			t.Errorf("%+v: %v", in, err)

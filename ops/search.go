@@ -165,7 +165,11 @@ func (cs *contentSearch) search(ctx context.Context, recs []files.Record) error 
 			}
 			if room := cs.max - len(out.Matches); len(res.hits) > room {
 				out.Matches = append(out.Matches, res.hits[:room]...)
-				out.Truncated, out.Reason = true, fmt.Sprintf("more than %d lines match; narrow the pattern, name or path, or raise max_results (at most %d)", cs.max, MaxSearchResults)
+				what := "lines match"
+				if cs.opts.output == "files" || cs.opts.output == "count" {
+					what = "files match"
+				}
+				out.Truncated, out.Reason = true, fmt.Sprintf("more than %d %s; narrow the pattern, name or path, or raise max_results (at most %d)", cs.max, what, MaxSearchResults)
 				return nil
 			}
 			out.Matches = append(out.Matches, res.hits...)
