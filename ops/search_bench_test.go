@@ -118,8 +118,45 @@ func BenchmarkSearch100kContentFirst100(b *testing.B) {
 // BenchmarkGrep100k is the baseline: grep -rn over the same folder.
 func BenchmarkGrep100k(b *testing.B) { runTool(b, "grep", "-rn", "needle", ".") }
 
+// BenchmarkRipgrep100k is the other baseline: ripgrep, which searches
+// with a thread per core.
+func BenchmarkRipgrep100k(b *testing.B) { runTool(b, "rg", "-n", "--no-heading", "needle", ".") }
+
 // BenchmarkFind100kByName is the baseline of a search by name.
 func BenchmarkFind100kByName(b *testing.B) { runTool(b, "find", ".", "-name", "note-04242.txt") }
+
+// BenchmarkList100kGlob is a glob page: the first 1,000 of the 100,000
+// files "*.txt" matches, and how many match in all.
+func BenchmarkList100kGlob(b *testing.B) {
+	runList(b, ops.ListIn{Pattern: "*.txt"}, 1000, benchFiles)
+}
+
+// BenchmarkFind100kGlob is the baseline of a glob page: find -name.
+func BenchmarkFind100kGlob(b *testing.B) { runTool(b, "find", ".", "-name", "*.txt") }
+
+// BenchmarkList100kGlobFew is a glob that ten of the 100,000 names match.
+func BenchmarkList100kGlobFew(b *testing.B) {
+	runList(b, ops.ListIn{Pattern: "note-0424?.txt"}, 10, 10)
+}
+
+// BenchmarkFind100kGlobFew is its baseline.
+func BenchmarkFind100kGlobFew(b *testing.B) { runTool(b, "find", ".", "-name", "note-0424?.txt") }
+
+func runList(b *testing.B, in ops.ListIn, page, total int) {
+	sp := bigConversation(b)
+	op, _ := ops.Lookup("list")
+	env := ops.Env{Space: sp}
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := op.Run(auth.NewContext(context.Background(), auth.Local), env, &in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if out := res.(ops.ListOut); len(out.Files) != page || out.Total != total {
+			b.Fatalf("%d files of %d", len(out.Files), out.Total)
+		}
+	}
+}
 
 func runTool(b *testing.B, name string, args ...string) {
 	bigConversation(b)

@@ -53,8 +53,8 @@ func writeLiteral(b *strings.Builder, c byte) {
 
 // List returns one page of a conversation's live files and how many match
 // in all. A pattern narrows the rows in SQL (sqltext.CoarseGlob as LIKE)
-// and is then decided exactly on names alone; only the page's rows are
-// read in full.
+// and, unless that is exact (sqltext.ExactGlob), is then decided on names
+// alone; only the page's rows are read in full.
 func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuery) ([]files.Record, int, error) {
 	const op = "list"
 	q = q.Normalized()
@@ -80,7 +80,8 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 		where += ` AND name LIKE $` + strconv.Itoa(len(args))
 	}
 	order := sqltext.OrderBy(q.Sort, q.Desc)
-	if q.Pattern == "" {
+	if q.Pattern == "" || sqltext.ExactGlob(q.Pattern) {
+		// SQL alone decides: it counts and pages.
 		var total int64
 		if err := ix.pool.QueryRow(ctx, `SELECT COUNT(*) FROM files WHERE `+where, args...).Scan(&total); err != nil {
 			return nil, 0, wrap(op, err)
@@ -98,15 +99,15 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 	if err != nil {
 		return nil, 0, wrap(op, err)
 	}
-	page := driver.NewGlobPage(q)
+	page := driver.NewGlobPage[string](q)
 	var id, name string
 	if _, err := pgx.ForEachRow(rows, []any{&id, &name}, func() error { page.Offer(id, name); return nil }); err != nil {
 		return nil, 0, wrap(op, err)
 	}
-	if len(page.IDs) == 0 {
+	if len(page.Keys) == 0 {
 		return []files.Record{}, page.Total, nil
 	}
-	recs, err := ix.records(ctx, `SELECT `+sqltext.FileColumns+` FROM files WHERE id = ANY($1)`, page.IDs)
+	recs, err := ix.records(ctx, `SELECT `+sqltext.FileColumns+` FROM files WHERE id = ANY($1)`, page.Keys)
 	if err != nil {
 		return nil, 0, err
 	}

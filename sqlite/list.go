@@ -9,8 +9,9 @@ import (
 )
 
 // List returns one page of a conversation's live files and how many match
-// in all. A pattern narrows the rows in SQL (sqltext.CoarseGlob) and is then
-// decided exactly on names alone; only the page's rows are read in full.
+// in all. A pattern narrows the rows in SQL (sqltext.CoarseGlob) and, unless
+// that is exact (sqltext.ExactGlob), is then decided on names alone; only
+// the page's rows are read in full.
 func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuery) ([]files.Record, int, error) {
 	const op = "list"
 	q = q.Normalized()
@@ -38,7 +39,8 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 		args = append(args, sqltext.CoarseGlob(q.Pattern))
 	}
 	order := sqltext.OrderBy(q.Sort, q.Desc)
-	if q.Pattern == "" {
+	if q.Pattern == "" || sqltext.ExactGlob(q.Pattern) {
+		// SQL alone decides: it counts and pages.
 		var total int
 		if err := ix.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE `+where, args...).Scan(&total); err != nil {
 			return nil, 0, wrap(op, err)
@@ -54,31 +56,34 @@ func (ix *Index) List(ctx context.Context, conversation string, q files.ListQuer
 	if q.Limit <= 0 || q.Limit > 1000 {
 		return ix.listAll(ctx, where, order, args, q)
 	}
-	rows, err := ix.r.QueryContext(ctx, `SELECT id, name FROM files WHERE `+where+` ORDER BY `+order, args...)
+	// The row number is in every index on names, so the scan reads the
+	// index alone; the page's rows are then read by their numbers.
+	rows, err := ix.r.QueryContext(ctx, `SELECT rowid, name FROM files WHERE `+where+` ORDER BY `+order, args...)
 	if err != nil {
 		return nil, 0, wrap(op, err)
 	}
-	page := driver.NewGlobPage(q)
+	page := driver.NewGlobPage[int64](q)
 	for rows.Next() {
-		var id, name string
-		if err := rows.Scan(&id, &name); err != nil {
+		var rowid int64
+		var name string
+		if err := rows.Scan(&rowid, &name); err != nil {
 			rows.Close()
 			return nil, 0, wrap(op, err)
 		}
-		page.Offer(id, name)
+		page.Offer(rowid, name)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, 0, wrap(op, err)
 	}
-	if len(page.IDs) == 0 {
+	if len(page.Keys) == 0 {
 		return []files.Record{}, page.Total, nil
 	}
-	ids := make([]any, len(page.IDs))
-	for i, id := range page.IDs {
-		ids[i] = id
+	keys := make([]any, len(page.Keys))
+	for i, k := range page.Keys {
+		keys[i] = k
 	}
-	recs, err := ix.recordsByID(ctx, ids)
+	recs, err := ix.recordsByKey(ctx, "rowid", keys)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -108,14 +113,14 @@ func (ix *Index) listAll(ctx context.Context, where, order string, args []any, q
 	return kept, total, nil
 }
 
-// recordsByID reads the rows of ids, in batches that stay under SQLite's
-// limit on bound parameters.
-func (ix *Index) recordsByID(ctx context.Context, ids []any) ([]files.Record, error) {
+// recordsByKey reads the rows whose column (id or rowid) is one of ids,
+// in batches that stay under SQLite's limit on bound parameters.
+func (ix *Index) recordsByKey(ctx context.Context, column string, ids []any) ([]files.Record, error) {
 	const batch = 500
 	var out []files.Record
 	for len(ids) > 0 {
 		n := min(batch, len(ids))
-		recs, err := ix.records(ctx, `SELECT `+sqltext.FileColumns+` FROM files WHERE id IN (`+placeholders(n)+`)`, ids[:n]...)
+		recs, err := ix.records(ctx, `SELECT `+sqltext.FileColumns+` FROM files WHERE `+column+` IN (`+placeholders(n)+`)`, ids[:n]...)
 		if err != nil {
 			return nil, err
 		}

@@ -8,24 +8,25 @@ import (
 
 // GlobPage is one page of the names that match a listing's pattern,
 // chosen from candidate rows offered in listing order (an index narrows
-// them with CoarseGlob, MatchGlob decides): the IDs of the page q asks
-// for, and how many match in all.
-type GlobPage struct {
+// them with CoarseGlob, MatchGlob decides): the keys of the page q asks
+// for (whatever finds a row again fastest: an ID, a row number), and how
+// many match in all.
+type GlobPage[K any] struct {
 	q     files.ListQuery
-	IDs   []string
+	Keys  []K
 	Total int
 }
 
 // NewGlobPage starts the page q asks for.
-func NewGlobPage(q files.ListQuery) *GlobPage { return &GlobPage{q: q} }
+func NewGlobPage[K any](q files.ListQuery) *GlobPage[K] { return &GlobPage[K]{q: q} }
 
 // Offer considers the next candidate row.
-func (p *GlobPage) Offer(id, name string) {
+func (p *GlobPage[K]) Offer(key K, name string) {
 	if !files.MatchGlob(p.q.Pattern, name) {
 		return
 	}
-	if p.Total >= p.q.Offset && (p.q.Limit <= 0 || len(p.IDs) < p.q.Limit) {
-		p.IDs = append(p.IDs, id)
+	if p.Total >= p.q.Offset && (p.q.Limit <= 0 || len(p.Keys) < p.q.Limit) {
+		p.Keys = append(p.Keys, key)
 	}
 	p.Total++
 }

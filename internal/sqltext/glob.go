@@ -72,3 +72,13 @@ func GlobLiteral(s string) string {
 	}
 	return b.String()
 }
+
+// ExactGlob reports whether CoarseGlob(pattern) matches exactly the names
+// MatchGlob does, so that an index can count and page a listing in SQL
+// alone: "*" and then literal text without "/" ("*.csv"), which holds of
+// a name just when it holds of its base name. Any other wildcard could
+// match a "/" in SQL that it cannot in a name.
+func ExactGlob(pattern string) bool {
+	rest, ok := strings.CutPrefix(pattern, "*")
+	return ok && rest != "" && !strings.ContainsAny(rest, `*?[\/`)
+}

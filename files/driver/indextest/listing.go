@@ -41,6 +41,27 @@ func runListing(t *testing.T, mk Maker) {
 		}
 	})
 
+	t.Run("a suffix glob, which SQL decides alone, counts and pages as MatchGlob", func(t *testing.T) {
+		ix := mk(t)
+		all := []string{"a.txt", "a.txt/b", "b.TXT", "c.txt", "d%.txt", "dir/e.txt", "dir/f.txtx", "dir/sub/g.txt", "h_txt"}
+		for _, n := range all {
+			write(t, ix, "c1", n, 1, 1)
+		}
+		var want []string
+		for _, n := range all {
+			if files.MatchGlob("*.txt", n) {
+				want = append(want, n)
+			}
+		}
+		recs, total, err := ix.List(ctx, "c1", files.ListQuery{Pattern: "*.txt", Sort: files.SortName, Limit: 2, Offset: 1})
+		if err != nil || total != len(want) || !slices.Equal(names(recs), want[1:3]) {
+			t.Fatalf("*.txt, page 2 of 2 a page: %v of %d, %v; want %v of %d", names(recs), total, err, want[1:3], len(want))
+		}
+		if _, total, _ = ix.List(ctx, "c1", files.ListQuery{Pattern: "*_txt"}); total != 1 {
+			t.Fatalf("*_txt matches %d names; _ is a character, not a wildcard", total)
+		}
+	})
+
 	t.Run("a folder's own files, and deleted files newest first", func(t *testing.T) {
 		ix := mk(t)
 		for i, n := range []string{"top.txt", "dir/a.txt", "dir/b.txt", "dir/sub/c.txt", "dirt.txt"} {
