@@ -94,17 +94,29 @@ func (sp *Space) openBlob(ctx context.Context, op, name string) (files.Blob, err
 		return sp.openObject(ctx, op, name)
 	}
 	b, err := sp.blobs.Open(ctx, sp.key(name))
-	if err == nil && b.Info().Shared && sp.opts.Index != nil {
-		// Bytes linked under another name too: a copy convfiles made has
-		// its row; a hard link someone placed beside the files (perhaps
-		// to another conversation's) has none, and is not this
-		// conversation's file.
-		if _, lerr := sp.opts.Index.Lookup(ctx, sp.id, name); files.KindOf(lerr) == files.KindNotFound {
-			b.Close()
-			return nil, notFound(op, name)
-		}
+	if err != nil {
+		return nil, relabel(op, err)
 	}
-	return b, relabelErr(op, err)
+	if err := sp.ownsLinked(ctx, op, name, b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// ownsLinked closes b and says the file is not found when its bytes are
+// linked under another name too and the index has no row for name: a
+// copy convfiles made has its row; a hard link someone placed beside the
+// files (perhaps to another conversation's) has none, and is not this
+// conversation's file.
+func (sp *Space) ownsLinked(ctx context.Context, op, name string, b files.Blob) error {
+	if !b.Info().Shared || sp.opts.Index == nil {
+		return nil
+	}
+	if _, err := sp.opts.Index.Lookup(ctx, sp.id, name); files.KindOf(err) == files.KindNotFound {
+		b.Close()
+		return notFound(op, name)
+	}
+	return nil
 }
 
 func relabelErr(op string, err error) error {

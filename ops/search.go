@@ -104,19 +104,13 @@ func SearchFiles(ctx context.Context, env Env, in SearchFilesIn) (SearchFilesOut
 	if prefix, _ := re.LiteralPrefix(); prefix != "" {
 		opts.literal = []byte(prefix)
 	}
-	cs := contentSearch{sp: env.Space, re: re, max: max, budget: MaxSearchBytes, out: &out, opts: opts}
+	cs := contentSearch{scanners: newScanners(env.Space), re: re, max: max, budget: MaxSearchBytes, out: &out, opts: opts}
+	defer cs.close()
 	// The names and sizes are all the search needs of the index: they
 	// stream in name order, far lighter than whole rows.
-	var recs []files.Record
-	err = env.Space.Sizes(ctx, q.Prefix, func(name string, size int64) {
-		if q.Pattern == "" || files.MatchGlob(q.Pattern, name) {
-			recs = append(recs, files.Record{Name: name, Size: size})
-		}
-	})
-	if err != nil {
-		return SearchFilesOut{}, err
-	}
-	if err := cs.search(ctx, recs); err != nil {
+	feed := feedFiles(ctx, env.Space, q)
+	defer feed.stop()
+	if err := cs.search(ctx, feed); err != nil {
 		return SearchFilesOut{}, err
 	}
 	return out, nil
@@ -125,58 +119,78 @@ func SearchFiles(ctx context.Context, env Env, in SearchFilesIn) (SearchFilesOut
 // contentSearch searches files in name order, a chunk at a time, until
 // max matches or MaxSearchBytes read.
 type contentSearch struct {
-	sp     files.Ops
-	re     *regexp.Regexp
-	max    int
-	budget int64
-	out    *SearchFilesOut
-	opts   searchOpts
+	scanners []*lineScanner
+	re       *regexp.Regexp
+	max      int
+	budget   int64
+	out      *SearchFilesOut
+	opts     searchOpts
 }
 
-// search searches one page of files; out.Truncated says it stopped.
-func (cs *contentSearch) search(ctx context.Context, recs []files.Record) error {
+// close lets go of the folders the workers hold open.
+func (cs *contentSearch) close() {
+	for _, sc := range cs.scanners {
+		sc.folder.close()
+	}
+}
+
+// search searches the files the feed hands it, until they are all read
+// or out.Truncated says it stopped.
+func (cs *contentSearch) search(ctx context.Context, feed *fileFeed) error {
 	out := cs.out
-	for len(recs) > 0 {
+	for {
 		if err := ctx.Err(); err != nil {
 			return files.E("search", files.KindInvalid, "", "the search was cancelled", err)
 		}
-		if recs[0].Size > cs.budget {
+		recs, err := feed.next(searchChunk)
+		if err != nil || len(recs) == 0 {
+			return err
+		}
+		n := 0
+		for n < len(recs) && recs[n].size <= cs.budget {
+			cs.budget -= recs[n].size
+			n++
+		}
+		if stop, err := cs.take(ctx, recs[:n]); stop || err != nil {
+			return err
+		}
+		if n < len(recs) {
 			out.Truncated, out.Reason = true, fmt.Sprintf("the search read %s; narrow it by name or path", files.FormatBytes(MaxSearchBytes))
 			return nil
 		}
-		n := 0
-		for n < min(searchChunk, len(recs)) && recs[n].Size <= cs.budget {
-			cs.budget -= recs[n].Size
-			n++
-		}
-		for _, res := range searchChunkOf(ctx, cs.sp, recs[:n], cs.re, cs.max-len(out.Matches)+1, cs.opts) {
-			switch {
-			case res.err != nil && files.KindOf(res.err) == files.KindNotFound:
-				continue // deleted while the search ran
-			case res.err != nil:
-				return res.err
-			case res.binary:
-				out.SkippedBinary++
-				continue
-			}
-			out.FilesSearched++
-			if len(res.hits) > 0 {
-				out.FilesMatched++
-			}
-			if room := cs.max - len(out.Matches); len(res.hits) > room {
-				out.Matches = append(out.Matches, res.hits[:room]...)
-				what := "lines match"
-				if cs.opts.output == "files" || cs.opts.output == "count" {
-					what = "files match"
-				}
-				out.Truncated, out.Reason = true, fmt.Sprintf("more than %d %s; narrow the pattern, name or path, or raise max_results (at most %d)", cs.max, what, MaxSearchResults)
-				return nil
-			}
-			out.Matches = append(out.Matches, res.hits...)
-		}
-		recs = recs[n:]
 	}
-	return nil
+}
+
+// take searches recs at once and adds what they hold to the answer in
+// their order; stop says the answer is full.
+func (cs *contentSearch) take(ctx context.Context, recs []searchFile) (stop bool, err error) {
+	out := cs.out
+	for _, res := range searchChunkOf(ctx, cs.scanners, recs, cs.re, cs.max-len(out.Matches)+1, cs.opts) {
+		switch {
+		case res.err != nil && files.KindOf(res.err) == files.KindNotFound:
+			continue // deleted while the search ran
+		case res.err != nil:
+			return false, res.err
+		case res.binary:
+			out.SkippedBinary++
+			continue
+		}
+		out.FilesSearched++
+		if len(res.hits) > 0 {
+			out.FilesMatched++
+		}
+		if room := cs.max - len(out.Matches); len(res.hits) > room {
+			out.Matches = append(out.Matches, res.hits[:room]...)
+			what := "lines match"
+			if cs.opts.output == "files" || cs.opts.output == "count" {
+				what = "files match"
+			}
+			out.Truncated, out.Reason = true, fmt.Sprintf("more than %d %s; narrow the pattern, name or path, or raise max_results (at most %d)", cs.max, what, MaxSearchResults)
+			return true, nil
+		}
+		out.Matches = append(out.Matches, res.hits...)
+	}
+	return false, nil
 }
 
 // searchQuery checks a search's input and makes its listing query and
@@ -256,9 +270,9 @@ func searchOptions(in SearchFilesIn) (searchOpts, error) {
 	return o, nil
 }
 
-// isBinaryRecord says the index already knows a file is not text.
-func isBinaryRecord(r files.Record) bool {
-	mt := content.RecordedMIME(r.Name, r.MIME)
+// isBinaryName says a file's name is enough to know it is not text.
+func isBinaryName(name string) bool {
+	mt := content.RecordedMIME(name, "")
 	return strings.HasPrefix(mt, "image/") && mt != "image/svg+xml" || mt == "application/pdf" || mt == "application/zip" ||
 		strings.HasPrefix(mt, "application/vnd.openxmlformats") || strings.HasPrefix(mt, "audio/") || strings.HasPrefix(mt, "video/")
 }

@@ -34,6 +34,13 @@ type searchOpts struct {
 	literal []byte
 }
 
+// searchFile is a file a content search reads: its name and size, all
+// it needs of the index.
+type searchFile struct {
+	name string
+	size int64
+}
+
 // fileHits is what searching one file found.
 type fileHits struct {
 	hits   []SearchHit
@@ -41,17 +48,25 @@ type fileHits struct {
 	err    error
 }
 
-// lineScanner reads files line by line; each worker has its own.
+// lineScanner reads files line by line, opening them through a folder
+// cursor; each worker has its own for the whole search.
 type lineScanner struct {
-	rd   *bufio.Reader
-	line []byte
+	rd     *bufio.Reader
+	line   []byte
+	folder folderCursor
 }
 
-var scanners = sync.Pool{New: func() any { return &lineScanner{rd: bufio.NewReaderSize(nil, 64<<10)} }}
+func newScanners(sp files.Ops) []*lineScanner {
+	out := make([]*lineScanner, searchWorkers)
+	for i := range out {
+		out[i] = &lineScanner{rd: bufio.NewReaderSize(nil, 64<<10), folder: folderCursor{sp: sp}}
+	}
+	return out
+}
 
-// searchChunkOf searches recs at once and returns their results in
-// order; each file keeps at most limit matches.
-func searchChunkOf(ctx context.Context, sp files.Ops, recs []files.Record, re *regexp.Regexp, limit int, opts searchOpts) []fileHits {
+// searchChunkOf searches recs at once, a worker for each scanner, and
+// returns their results in order; each file keeps at most limit matches.
+func searchChunkOf(ctx context.Context, scanners []*lineScanner, recs []searchFile, re *regexp.Regexp, limit int, opts searchOpts) []fileHits {
 	out := make([]fileHits, len(recs))
 	next := make(chan int, len(recs))
 	for i := range recs {
@@ -59,29 +74,25 @@ func searchChunkOf(ctx context.Context, sp files.Ops, recs []files.Record, re *r
 	}
 	close(next)
 	var wg sync.WaitGroup
-	for range min(searchWorkers, len(recs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sc := scanners.Get().(*lineScanner)
-			defer scanners.Put(sc)
+	for _, sc := range scanners[:min(len(scanners), len(recs))] {
+		wg.Go(func() {
 			for i := range next {
-				out[i] = sc.search(ctx, sp, recs[i], re, limit, opts)
+				out[i] = sc.search(ctx, recs[i], re, limit, opts)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return out
 }
 
 // search finds the lines of one file that re matches, unless the file
-// is not text: the index's type says so, or its first bytes hold a NUL
+// is not text: its name says so, or its first bytes hold a NUL
 // or are not UTF-8.
-func (sc *lineScanner) search(ctx context.Context, sp files.Ops, r files.Record, re *regexp.Regexp, limit int, opts searchOpts) fileHits {
-	if isBinaryRecord(r) {
+func (sc *lineScanner) search(ctx context.Context, r searchFile, re *regexp.Regexp, limit int, opts searchOpts) fileHits {
+	if isBinaryName(r.name) {
 		return fileHits{binary: true}
 	}
-	f, info, err := sp.Open(ctx, r.Name)
+	f, info, err := sc.folder.open(ctx, r.name)
 	if err != nil {
 		return fileHits{err: err}
 	}
