@@ -1,6 +1,10 @@
 package sqltext
 
-import "strings"
+import (
+	"strings"
+
+	"convfiles/files"
+)
 
 // CoarseGlob turns a pattern into an SQLite GLOB expression that matches
 // every name MatchGlob matches, and maybe more (SQLite's * crosses "/"), so
@@ -8,10 +12,14 @@ import "strings"
 // one-character classes, since SQLite's GLOB has no escape character, and
 // a character class becomes ?, since the two dialects write classes
 // differently (an escaped "]" inside one, as in [a\]], has no SQLite
-// spelling).
+// spelling). A "**" part, any number of folders, becomes * with the "/"
+// after it.
 func CoarseGlob(pattern string) string {
 	var b strings.Builder
-	if !strings.Contains(pattern, "/") {
+	pattern = files.SimpleGlob(pattern)
+	if strings.Contains(pattern, "/") {
+		pattern = globstarsAsStars(pattern)
+	} else {
 		b.WriteByte('*') // the base name is a suffix of the name
 	}
 	for i := 0; i < len(pattern); i++ {
@@ -34,6 +42,25 @@ func CoarseGlob(pattern string) string {
 			i = end
 		default:
 			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// globstarsAsStars writes each "**" part of a pattern as "*" without
+// the "/" after it: "src/**/*.go" becomes "src/**.go", which SQLite's
+// GLOB matches at any depth below src, none included.
+func globstarsAsStars(pattern string) string {
+	parts := strings.Split(pattern, "/")
+	var b strings.Builder
+	for i, p := range parts {
+		if p == "**" {
+			b.WriteByte('*')
+			continue
+		}
+		b.WriteString(p)
+		if i < len(parts)-1 {
+			b.WriteByte('/')
 		}
 	}
 	return b.String()
@@ -75,10 +102,10 @@ func GlobLiteral(s string) string {
 
 // ExactGlob reports whether CoarseGlob(pattern) matches exactly the names
 // MatchGlob does, so that an index can count and page a listing in SQL
-// alone: "*" and then literal text without "/" ("*.csv"), which holds of
+// alone: "*" and then literal text without "/" ("*.csv", "**/*.csv"), which holds of
 // a name just when it holds of its base name. Any other wildcard could
 // match a "/" in SQL that it cannot in a name.
 func ExactGlob(pattern string) bool {
-	rest, ok := strings.CutPrefix(pattern, "*")
+	rest, ok := strings.CutPrefix(files.SimpleGlob(pattern), "*")
 	return ok && rest != "" && !strings.ContainsAny(rest, `*?[\/`)
 }

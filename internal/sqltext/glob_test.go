@@ -35,3 +35,38 @@ func TestExactGlobAgreesWithMatchGlob(t *testing.T) {
 		}
 	}
 }
+
+// TestCoarseGlobKeepsEveryMatch: for patterns with ** the SQL form keeps
+// every name MatchGlob matches.
+func TestCoarseGlobKeepsEveryMatch(t *testing.T) {
+	names := []string{"a/b", "a/x/b", "a/x/y/b", "b", "x/a/b", "docs/d.md", "docs/x/e.md", "src/b.go", "src/x/c.go"}
+	for _, pattern := range []string{"a/**/b", "a/**/**/b", "**/a/b", "docs/**", "src/**/*.go", "**/x/*", "**/*.go"} {
+		coarse := CoarseGlob(pattern)
+		for _, name := range names {
+			if files.MatchGlob(pattern, name) && !sqliteGlob(coarse, name) {
+				t.Errorf("%q matches %q, but its SQL form %q does not", pattern, name, coarse)
+			}
+		}
+	}
+	if got := CoarseGlob("**/*.go"); got != "**.go" {
+		t.Errorf(`"**/*.go" is narrowed by %q, want the base-name form "**.go"`, got)
+	}
+}
+
+// sqliteGlob is SQLite's GLOB for patterns of literals and *: every *
+// matches any text, "/" included.
+func sqliteGlob(pattern, name string) bool {
+	star := strings.IndexByte(pattern, '*')
+	if star < 0 {
+		return pattern == name
+	}
+	if !strings.HasPrefix(name, pattern[:star]) {
+		return false
+	}
+	for i := star; i <= len(name); i++ {
+		if sqliteGlob(pattern[star+1:], name[i:]) {
+			return true
+		}
+	}
+	return false
+}

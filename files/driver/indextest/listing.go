@@ -57,6 +57,15 @@ func runListing(t *testing.T, mk Maker) {
 		if err != nil || total != len(want) || !slices.Equal(names(recs), want[1:3]) {
 			t.Fatalf("*.txt, page 2 of 2 a page: %v of %d, %v; want %v of %d", names(recs), total, err, want[1:3], len(want))
 		}
+		if recs, total, _ = ix.List(ctx, "c1", files.ListQuery{Pattern: "**/*.txt", Sort: files.SortName}); !slices.Equal(names(recs), want) || total != len(want) {
+			t.Fatalf("**/*.txt: %v of %d, want %v", names(recs), total, want)
+		}
+		if recs, _, _ = ix.List(ctx, "c1", files.ListQuery{Pattern: "dir/**", Sort: files.SortName}); !slices.Equal(names(recs), []string{"dir/e.txt", "dir/f.txtx", "dir/sub/g.txt"}) {
+			t.Fatalf("dir/**: %v", names(recs))
+		}
+		if recs, _, _ = ix.List(ctx, "c1", files.ListQuery{Pattern: "**/sub/*.txt"}); !slices.Equal(names(recs), []string{"dir/sub/g.txt"}) {
+			t.Fatalf("**/sub/*.txt: %v", names(recs))
+		}
 		if _, total, _ = ix.List(ctx, "c1", files.ListQuery{Pattern: "*_txt"}); total != 1 {
 			t.Fatalf("*_txt matches %d names; _ is a character, not a wildcard", total)
 		}
