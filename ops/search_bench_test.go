@@ -84,17 +84,28 @@ func bigConversation(b *testing.B) *engine.Space {
 }
 
 func runSearch(b *testing.B, in ops.SearchFilesIn, want int) {
+	runOp(b, "search", &in, func(res any) string {
+		if got := len(res.(ops.SearchFilesOut).Matches); got != want {
+			return fmt.Sprintf("%d matches, want %d", got, want)
+		}
+		return ""
+	})
+}
+
+// runOp runs the operation name with in over the big conversation;
+// check says what is wrong with its answer, if anything.
+func runOp(b *testing.B, name string, in any, check func(res any) string) {
 	sp := bigConversation(b)
-	op, _ := ops.Lookup("search")
+	op, _ := ops.Lookup(name)
 	env := ops.Env{Space: sp}
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := op.Run(auth.NewContext(context.Background(), auth.Local), env, &in)
+		res, err := op.Run(auth.NewContext(context.Background(), auth.Local), env, in)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if got := len(res.(ops.SearchFilesOut).Matches); got != want {
-			b.Fatalf("%d matches, want %d", got, want)
+		if wrong := check(res); wrong != "" {
+			b.Fatal(wrong)
 		}
 	}
 }
@@ -143,19 +154,12 @@ func BenchmarkList100kGlobFew(b *testing.B) {
 func BenchmarkFind100kGlobFew(b *testing.B) { runTool(b, "find", ".", "-name", "note-0424?.txt") }
 
 func runList(b *testing.B, in ops.ListIn, page, total int) {
-	sp := bigConversation(b)
-	op, _ := ops.Lookup("list")
-	env := ops.Env{Space: sp}
-	b.ResetTimer()
-	for b.Loop() {
-		res, err := op.Run(auth.NewContext(context.Background(), auth.Local), env, &in)
-		if err != nil {
-			b.Fatal(err)
-		}
+	runOp(b, "list", &in, func(res any) string {
 		if out := res.(ops.ListOut); len(out.Files) != page || out.Total != total {
-			b.Fatalf("%d files of %d", len(out.Files), out.Total)
+			return fmt.Sprintf("%d files of %d", len(out.Files), out.Total)
 		}
-	}
+		return ""
+	})
 }
 
 func runTool(b *testing.B, name string, args ...string) {
