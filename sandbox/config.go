@@ -53,16 +53,23 @@ type Config struct {
 	// Grace is how long past its timeout a job may take before its worker
 	// is killed (default 500 ms).
 	Grace time.Duration
-	// FormatTimeout bounds a format operation (a preview, an MCP tool;
-	// default 30 s).
+	// FormatTimeout bounds the CPU time of a format operation (a
+	// preview, an MCP tool; default 30 s): the work a file makes its
+	// decoder do, which a busy machine does not change. Where a process's
+	// CPU time cannot be read (not Linux) it bounds the wall-clock time.
 	FormatTimeout time.Duration
-	Logger        *slog.Logger
+	// FormatWall bounds a format operation's wall-clock time (default 5
+	// minutes): past it the server is too busy, not the file at fault.
+	// A request's own deadline, when shorter, comes first.
+	FormatWall time.Duration
+	Logger     *slog.Logger
 }
 
 // Defaults of Config.
 const (
 	DefaultGrace         = 500 * time.Millisecond
 	DefaultFormatTimeout = 30 * time.Second
+	DefaultFormatWall    = 5 * time.Minute
 	DefaultTempBytes     = 256 << 20
 	DefaultCPULifetime   = 600
 	dataReserve          = 384 << 20

@@ -55,7 +55,7 @@ func (p *Pool) runError(err error, timeout time.Duration) *runtime.ScriptError {
 func formatEnd(e *ended, timeout time.Duration) string {
 	switch e.limit {
 	case "timeout":
-		return fmt.Sprintf("reading the file took longer than %v and was stopped: it is damaged, hostile or too complex", timeout)
+		return fmt.Sprintf("reading the file used more than %v of CPU time and was stopped: it is damaged, hostile or too complex", timeout)
 	case "memory":
 		return "reading the file needed more memory than a file operation may use: it is too large once decoded"
 	}

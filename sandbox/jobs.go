@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -22,7 +23,13 @@ const lintTimeout = 15 * time.Second
 
 // do sends j to a worker and serves its file operations until it is done.
 // The worker is killed when the job passes deadline or ctx ends.
-func (p *Pool) do(ctx context.Context, j *job, ops *opServer, deadline time.Duration) (*jobResult, error) {
+// jobBounds are a job's wall-clock time and, for a format operation,
+// its CPU time (0: not bounded), each with its grace.
+type jobBounds struct {
+	wall, cpu time.Duration
+}
+
+func (p *Pool) do(ctx context.Context, j *job, ops *opServer, bounds jobBounds) (*jobResult, error) {
 	share := shareOf(ctx)
 	if err := p.fair.acquire(ctx, share); err != nil {
 		return nil, err
@@ -39,8 +46,14 @@ func (p *Pool) do(ctx context.Context, j *job, ops *opServer, deadline time.Dura
 	jobCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ops.ctx = jobCtx
-	timer := time.AfterFunc(deadline, func() { w.kill("timeout"); cancel() })
+	wallLimit := "timeout"
+	if bounds.cpu > 0 {
+		wallLimit = "wall"
+	}
+	timer := time.AfterFunc(bounds.wall, func() { w.kill(wallLimit); cancel() })
 	defer timer.Stop()
+	watch := watchCPU(w, bounds.cpu, func() { w.kill("timeout"); cancel() })
+	defer watch.stop()
 	cancelled := p.cancelOnEnd(ctx, w)
 	defer cancelled.stop()
 	if err := w.c.send(&message{Kind: kindJob, Job: j}); err != nil {
@@ -63,6 +76,7 @@ func (p *Pool) do(ctx context.Context, j *job, ops *opServer, deadline time.Dura
 			// one firing later would kill the next job's worker. One that
 			// already fired has killed this one.
 			disarmed := timer.Stop()
+			disarmed = watch.stop() && disarmed
 			disarmed = cancelled.stop() && disarmed
 			p.release(w, disarmed && m.Result != nil && !m.Result.Retire)
 			if m.Result == nil {
@@ -215,7 +229,7 @@ func (p *Pool) Run(ctx context.Context, req runtime.Request) (*runtime.Report, e
 	if ops.roots == nil {
 		ops.roots = (*engine.ReadRoots)(nil)
 	}
-	res, err := p.do(ctx, j, ops, timeout+p.cfg.Grace)
+	res, err := p.do(ctx, j, ops, jobBounds{wall: timeout + p.cfg.Grace})
 	if err != nil {
 		rep := &runtime.Report{Result: []byte("null"), Logs: []string{}, FilesTouched: ops.touchedFiles(links.Links{Base: p.cfg.LinkBase, Sign: p.cfg.LinkSigner})}
 		rep.Error = p.runError(err, timeout)
@@ -248,7 +262,7 @@ func (p *Pool) Lint(ctx context.Context, filename, src string, lang runtime.Lang
 	ctx, cancel := context.WithTimeout(ctx, lintTimeout)
 	defer cancel()
 	res, err := p.do(ctx, &job{Kind: "lint", Filename: filename, Source: src, Language: string(lang), Timeout: lintTimeout},
-		&opServer{ctx: ctx}, lintTimeout)
+		&opServer{ctx: ctx}, jobBounds{wall: lintTimeout})
 	if err != nil {
 		var e *ended
 		msg := "the code could not be checked: " + err.Error()
@@ -273,7 +287,11 @@ func (p *Pool) Call(ctx context.Context, e formats.Env, name string, args any) (
 		j.Conversation = e.Space.ID()
 	}
 	ops := &opServer{ctx: ctx, sp: e.Space, budget: e.Write.Budget}
-	res, err := p.do(ctx, j, ops, p.cfg.FormatTimeout+p.cfg.Grace)
+	bounds := jobBounds{wall: p.cfg.FormatWall, cpu: p.cfg.FormatTimeout + p.cfg.Grace}
+	if !cpuMeasured {
+		bounds = jobBounds{wall: p.cfg.FormatTimeout + p.cfg.Grace}
+	}
+	res, err := p.do(ctx, j, ops, bounds)
 	if err != nil {
 		var ended *ended
 		if errors.Is(err, ErrBusy) {
@@ -284,6 +302,9 @@ func (p *Pool) Call(ctx context.Context, e formats.Env, name string, args any) (
 		}
 		if ended.limit == "cancelled" && ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if ended.limit == "wall" {
+			return nil, files.Unavailable(name, "", fmt.Sprintf("the server was too busy to finish this within %v; the file was not at fault: try again", p.cfg.FormatWall), nil)
 		}
 		return nil, files.E(name, files.KindInvalid, "", formatEnd(ended, p.cfg.FormatTimeout), nil)
 	}

@@ -73,6 +73,9 @@ func New(cfg Config) (*Pool, error) {
 	if cfg.FormatTimeout <= 0 {
 		cfg.FormatTimeout = DefaultFormatTimeout
 	}
+	if cfg.FormatWall <= 0 {
+		cfg.FormatWall = DefaultFormatWall
+	}
 	if cfg.TempBytes <= 0 {
 		cfg.TempBytes = DefaultTempBytes
 	}

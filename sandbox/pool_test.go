@@ -284,7 +284,7 @@ func TestFormatOperationsPastTheirTimeoutAreKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := p.Call(context.Background(), formats.Env{Space: sp}, formats.NameOf(formats.ExtractText), formats.FileArgs{File: "bomb.pdf"})
-	if files.KindOf(err) != files.KindInvalid || !strings.Contains(err.Error(), "took longer than 20ms and was stopped") {
+	if files.KindOf(err) != files.KindInvalid || !strings.Contains(err.Error(), "used more than 20ms of CPU time and was stopped") {
 		t.Fatalf("an operation past its timeout: %v", err)
 	}
 	if _, killed := p.Stats(); killed != 1 {

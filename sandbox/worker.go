@@ -144,7 +144,7 @@ func (w *worker) do(ctx context.Context, j *job) *jobResult {
 		return &jobResult{Diags: w.runner.Lint(context.Background(), j.Filename, j.Source, lang)}
 	case "format":
 		opts := j.Write.options(files.NewBudget(0)) // a stand-in: the server charges its own
-		ctx, cancel := context.WithTimeout(ctx, j.Timeout)
+		ctx, cancel := withCPUBudget(ctx, j.Timeout)
 		defer cancel()
 		out, err := formats.Call(ctx, formats.Env{Space: sp, Write: opts}, j.Op, j.Args)
 		if err != nil {

@@ -61,7 +61,8 @@ type SandboxConfig struct {
 	// QueuePerCredential bounds the runs of one share that wait; 0 is
 	// twice the workers. Past it a run is refused with 429.
 	QueuePerCredential int `toml:"queue_per_credential"`
-	// FormatTimeout bounds one format operation (a preview, an MCP tool).
+	// FormatTimeout bounds the CPU time of one format operation (a
+	// preview, an MCP tool); see sandbox.Config.
 	FormatTimeout Duration `toml:"format_timeout"`
 }
 
