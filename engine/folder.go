@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path"
@@ -176,3 +177,37 @@ func (f *namedFolder) Open(ctx context.Context, name string) (files.Blob, files.
 }
 
 func (f *namedFolder) Close() error { return nil }
+
+// Current describes the bytes at name as Open would find them, without
+// opening them: size, time, tag and whether they are linked under
+// another name too. A cache of a file's bytes compares it with what it
+// holds: the tag (an inode) changes with every write, since every change
+// puts a new file in place. Bytes not on local disk have no such check
+// here: errors.ErrUnsupported.
+func (sp *Space) Current(ctx context.Context, name string) (files.BlobInfo, error) {
+	const op = "read"
+	name, err := files.ValidateName(name)
+	if err != nil {
+		return files.BlobInfo{}, err
+	}
+	d, local := sp.blobs.(*diskBlobs)
+	if sp.objects || !local {
+		return files.BlobInfo{}, errors.ErrUnsupported
+	}
+	r, release, err := d.root(op, sp.key(name), false)
+	if err != nil {
+		return files.BlobInfo{}, err
+	}
+	defer release()
+	if err := noLinkedFolder(r, op, name); err != nil {
+		return files.BlobInfo{}, err
+	}
+	fi, err := r.Lstat(name)
+	if err != nil {
+		return files.BlobInfo{}, classify(op, name, err)
+	}
+	if err := requireRegular(op, name, fi); err != nil {
+		return files.BlobInfo{}, err
+	}
+	return blobInfo(name, fi), nil
+}

@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"bytes"
 	"io"
 	"net/http"
 	"net/url"
@@ -39,17 +40,76 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer sp.Close()
+	// A signed link always has a query: parse it only when it may ask
+	// for a download.
+	download := strings.Contains(r.URL.RawQuery, "download=") && r.URL.Query().Get("download") == "1"
+	if sf := s.small.current(ctx, sp, conv, name); sf != nil {
+		s.serveMemory(w, r, sf, download)
+		return
+	}
 	f, info, err := sp.Open(ctx, name)
 	if err != nil {
 		writeError(w, r, s.log, err)
 		return
 	}
 	defer f.Close()
+	fh := s.headers.lookup(conv, info, f)
+	if engine.LocalFile(f) != nil && info.Size <= smallFileMax {
+		data := make([]byte, info.Size)
+		if _, err := f.ReadAt(data, 0); err == nil {
+			s.serveMemory(w, r, s.small.keep(conv, name, f.Info(), data, fh), download)
+			return
+		}
+	}
+	s.serveBytes(w, r, f, info, fh, download)
+}
 
-	// A signed link always has a query: parse it only when it may ask
-	// for a download.
-	download := strings.Contains(r.URL.RawQuery, "download=") && r.URL.Query().Get("download") == "1"
-	s.serveBytes(w, r, f, info, s.headers.lookup(conv, info, f), download)
+// serveMemory sends a small file's bytes from memory: a plain GET or
+// HEAD with the headers prepared for its version, anything conditional
+// or partial through http.ServeContent.
+func (s *Server) serveMemory(w http.ResponseWriter, r *http.Request, sf *smallFile, attachment bool) {
+	s.setFileHeaders(w, sf.headers, attachment)
+	if plainRequest(r) {
+		h := w.Header()
+		h["Accept-Ranges"] = ranges
+		h["Last-Modified"] = sf.headers.modified
+		h["Content-Length"] = sf.headers.length
+		w.WriteHeader(http.StatusOK)
+		if r.Method != http.MethodHead {
+			w.Write(sf.data)
+		}
+		return
+	}
+	http.ServeContent(w, r, sf.key.name, sf.blob.ModTime, bytes.NewReader(sf.data))
+}
+
+// plainRequest reports whether r asks for the whole of a file without
+// conditions: what most link requests are.
+func plainRequest(r *http.Request) bool {
+	for _, name := range [...]string{"Range", "If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since", "If-Range"} {
+		if _, ok := r.Header[name]; ok {
+			return false
+		}
+	}
+	return true
+}
+
+// setFileHeaders sets the headers of a file's response; attachment asks
+// for a download even of a type a browser could show.
+func (s *Server) setFileHeaders(w http.ResponseWriter, fh *fileHeaders, attachment bool) {
+	h := w.Header()
+	h["Content-Type"] = fh.ctype
+	h["Content-Disposition"] = fh.inline
+	if attachment {
+		h["Content-Disposition"] = fh.attachment
+	}
+	h["X-Content-Type-Options"] = nosniff
+	h["Content-Security-Policy"] = sandbox
+	h["Cache-Control"] = noCache
+	if s.auth != nil {
+		h["Cache-Control"] = privateNoCache
+	}
+	h["Etag"] = fh.etag
 }
 
 // serveBytes sends an open file with its headers; attachment forces a
@@ -62,16 +122,7 @@ func (s *Server) serveBytes(w http.ResponseWriter, r *http.Request, f files.Blob
 	if s.redirectToStore(w, r, f, info.Size, fh.ctype, disposition) {
 		return
 	}
-	h := w.Header()
-	h["Content-Type"] = fh.ctype
-	h["Content-Disposition"] = disposition
-	h["X-Content-Type-Options"] = nosniff
-	h["Content-Security-Policy"] = sandbox
-	h["Cache-Control"] = noCache
-	if s.auth != nil {
-		h["Cache-Control"] = privateNoCache
-	}
-	h["Etag"] = fh.etag
+	s.setFileHeaders(w, fh, attachment)
 	// ServeContent seeks back to the start; passing a local file itself
 	// lets net/http send it with sendfile. Bytes from an object store
 	// are copied in pieces of 1 MiB instead of net/http's 32 KiB: a

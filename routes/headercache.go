@@ -2,6 +2,7 @@ package routes
 
 import (
 	"io"
+	"net/http"
 	"strconv"
 	"sync"
 	"time"
@@ -19,11 +20,14 @@ type fileHeaders struct {
 	inline     []string // Content-Disposition when shown in place
 	attachment []string // Content-Disposition for ?download=1 (and unsafe types)
 	etag       []string
+	length     []string // Content-Length
+	modified   []string // Last-Modified
 }
 
 // Header values every file response carries; net/http only reads them.
 var (
 	nosniff = []string{"nosniff"}
+	ranges  = []string{"bytes"}
 	sandbox = []string{"sandbox"}
 	noCache = []string{"no-cache"}
 	// privateNoCache is a hosted server's: a tenant's file, fetched with
@@ -80,5 +84,7 @@ func describeFile(info files.Info, f io.Reader) *fileHeaders {
 		inline:     []string{disposition(info.Name, mt, false)},
 		attachment: []string{disposition(info.Name, mt, true)},
 		etag:       []string{`"` + strconv.FormatInt(info.Size, 36) + "-" + strconv.FormatInt(info.ModTime.UnixNano(), 36) + `"`},
+		length:     []string{strconv.FormatInt(info.Size, 10)},
+		modified:   []string{info.ModTime.UTC().Format(http.TimeFormat)},
 	}
 }

@@ -83,6 +83,8 @@ type Server struct {
 	log     *slog.Logger
 	router  *mux.Router
 	headers *headerCache
+	// small keeps the bytes of small files served by link.
+	small   *smallFiles
 	runner  runtime.Executor
 	auth    *auth.Authenticator
 	formats formats.Caller
@@ -132,7 +134,7 @@ func New(cfg Config) *Server {
 	if cfg.Formats == nil {
 		cfg.Formats = formats.Local{}
 	}
-	s := &Server{formats: cfg.Formats, derived: newDerivedCache(), store: cfg.Store, links: cfg.Links, log: cfg.Logger, headers: newHeaderCache(4096),
+	s := &Server{formats: cfg.Formats, derived: newDerivedCache(), store: cfg.Store, links: cfg.Links, log: cfg.Logger, headers: newHeaderCache(4096), small: newSmallFiles(),
 		runner: cfg.Runner, auth: cfg.Auth, work: cfg.Workspace, scripts: scriptFiles{cfg.ScriptFiles, cfg.DefaultScriptSpace},
 		rates: cfg.RateLimits, limits: newLimits(cfg.RateLimits), previews: newPreviewSlots(goruntime.NumCPU())}
 	s.closing, s.shutdown = context.WithCancel(context.Background())
