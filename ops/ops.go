@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"sort"
+	"sync"
 
 	"convfiles/files"
 	"convfiles/formats"
@@ -140,15 +141,21 @@ func Decode(raw json.RawMessage, in any) error {
 	return dec.Decode(in)
 }
 
-// All returns every operation, ordered by name.
-func All() []Op {
+// All returns every operation, ordered by name. The slice is shared:
+// callers must not change it.
+func All() []Op { return sorted() }
+
+// sorted is the table in name order, made once: every operation is
+// defined while the program starts, and every script's helpers are made
+// from this list.
+var sorted = sync.OnceValue(func() []Op {
 	out := make([]Op, 0, len(table))
 	for _, op := range table {
 		out = append(out, op)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
-}
+})
 
 // Lookup returns the operation named name.
 func Lookup(name string) (Op, bool) {

@@ -80,7 +80,7 @@ func (s *Server) serveMemory(w http.ResponseWriter, r *http.Request, sf *smallFi
 		}
 		return
 	}
-	http.ServeContent(w, r, sf.key.name, sf.blob.ModTime, bytes.NewReader(sf.data))
+	http.ServeContent(w, r, sf.name, sf.blob.ModTime, bytes.NewReader(sf.data))
 }
 
 // plainRequest reports whether r asks for the whole of a file without

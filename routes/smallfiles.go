@@ -1,12 +1,11 @@
 package routes
 
 import (
-	"container/list"
 	"context"
-	"sync"
 
 	"convfiles/engine"
 	"convfiles/files"
+	"convfiles/internal/lru"
 )
 
 // Small files are served from memory once read: a link to one costs a
@@ -21,46 +20,36 @@ const (
 
 // smallFile is the bytes and headers of one version of a file.
 type smallFile struct {
-	key     fileKey
+	name    string
 	blob    files.BlobInfo
 	data    []byte
 	headers *fileHeaders
 }
 
-// smallFiles is the memory of small files served recently.
-type smallFiles struct {
-	mu      sync.Mutex
-	entries map[fileKey]*list.Element
-	order   *list.List // of *smallFile, the most recently served first
-	bytes   int
-}
+// smallFiles is the memory of small files served recently, by
+// conversation and name.
+type smallFiles struct{ kept *lru.Cache[*smallFile] }
 
 func newSmallFiles() *smallFiles {
-	return &smallFiles{entries: map[fileKey]*list.Element{}, order: list.New()}
+	return &smallFiles{lru.New(smallFilesTotal, 0, func(sf *smallFile) int64 { return int64(len(sf.data)) })}
 }
+
+func smallKey(conv, name string) string { return conv + "\x00" + name }
 
 // current returns the kept copy of conv's file name when the bytes at
 // that name are still the very ones kept: the same inode, size, time and
 // links. A file never kept costs nothing more than a map look-up.
 func (c *smallFiles) current(ctx context.Context, sp *engine.Space, conv, name string) *smallFile {
-	key := fileKey{conv, name}
-	c.mu.Lock()
-	el, ok := c.entries[key]
-	c.mu.Unlock()
+	key := smallKey(conv, name)
+	sf, ok := c.kept.Get(key)
 	if !ok {
 		return nil
 	}
-	sf := el.Value.(*smallFile)
 	now, err := sp.Current(ctx, name)
 	if err != nil || now.Tag != sf.blob.Tag || now.Size != sf.blob.Size || !now.ModTime.Equal(sf.blob.ModTime) || now.Shared != sf.blob.Shared {
-		c.forget(key)
+		c.kept.Drop(key)
 		return nil
 	}
-	c.mu.Lock()
-	if c.entries[key] == el {
-		c.order.MoveToFront(el)
-	}
-	c.mu.Unlock()
 	return sf
 }
 
@@ -68,33 +57,11 @@ func (c *smallFiles) current(ctx context.Context, sp *engine.Space, conv, name s
 // it, and returns it. Bytes not on local disk (no tag) and larger files
 // are not kept.
 func (c *smallFiles) keep(conv, name string, blob files.BlobInfo, data []byte, fh *fileHeaders) *smallFile {
-	sf := &smallFile{key: fileKey{conv, name}, blob: blob, data: data, headers: fh}
-	if blob.Tag == "" || len(data) > smallFileMax || int64(len(data)) != blob.Size {
-		return sf
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.entries[sf.key]; ok {
-		c.removeLocked(el)
-	}
-	c.entries[sf.key] = c.order.PushFront(sf)
-	c.bytes += len(data)
-	for c.bytes > smallFilesTotal {
-		c.removeLocked(c.order.Back())
+	sf := &smallFile{name: name, blob: blob, data: data, headers: fh}
+	if blob.Tag != "" && len(data) <= smallFileMax && int64(len(data)) == blob.Size {
+		key := smallKey(conv, name)
+		c.kept.Drop(key) // an older version
+		c.kept.Put(key, sf)
 	}
 	return sf
-}
-
-func (c *smallFiles) forget(key fileKey) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.entries[key]; ok {
-		c.removeLocked(el)
-	}
-}
-
-func (c *smallFiles) removeLocked(el *list.Element) {
-	sf := c.order.Remove(el).(*smallFile)
-	delete(c.entries, sf.key)
-	c.bytes -= len(sf.data)
 }

@@ -104,8 +104,10 @@ func BenchmarkExecute(b *testing.B) {
 	bodies := map[string]string{
 		"hello":     `{"code": "const message: string = \"Hello, World!\";\nconsole.log(JSON.stringify({ message }));", "language": "typescript"}`,
 		"write1KiB": `{"code": "write_file(\"out.txt\", \"x\".repeat(1024))", "language": "javascript", "conversationId": "bench"}`,
+		"hello-js":  `{"code": "console.log(\"hello, world\")", "language": "javascript"}`,
+		"hello-lua": `{"code": "print(\"hello, world\")", "language": "lua"}`,
 	}
-	for _, name := range []string{"hello", "write1KiB"} {
+	for _, name := range []string{"hello", "write1KiB", "hello-js", "hello-lua"} {
 		body := []byte(bodies[name])
 		for _, clients := range []int{1, 8, 32} {
 			b.Run(fmt.Sprintf("%s/clients=%d", name, clients), func(b *testing.B) {

@@ -79,7 +79,7 @@ var rules = map[string]rule{
 		ownNot: []string{"net/http"}, mustNot: []string{"github.com/yuin/gopher-lua"}},
 	// runtime/lua is the Lua interpreter over the run core: it imports
 	// what the core does, and no door.
-	"runtime/lua": {mayImport: may("runtime", "runtime/lua/luau", "files", "files/driver", "engine", "content/...", "formats", "ops", "auth", "internal/keyrows", "prompts", "internal/signing"),
+	"runtime/lua": {mayImport: may("runtime", "runtime/lua/luau", "files", "files/driver", "engine", "content/...", "formats", "ops", "auth", "internal/keyrows", "prompts", "internal/signing", "internal/lru"),
 		ownNot: []string{"net/http"}, mustNot: []string{"github.com/dop251/goja", "github.com/evanw/esbuild"}},
 	// runtime/lua/luau lowers Luau source to Lua 5.1: text in, text out,
 	// nothing of convfiles and no interpreter.

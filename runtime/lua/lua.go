@@ -14,6 +14,7 @@ import (
 
 	"convfiles/content"
 	"convfiles/files"
+	"convfiles/internal/lru"
 	"convfiles/runtime"
 	"convfiles/runtime/lua/luau"
 )
@@ -196,15 +197,37 @@ func lintLua(filename, src string) []runtime.Diagnostic {
 // load compiles a Lua or Luau script: lowered to Lua 5.1 first, each
 // token on its line, so every error names the user's line.
 func load(L *lua.LState, filename, src string) (*lua.LFunction, *runtime.ScriptError) {
+	key := filename + "\x00" + src
+	if c, ok := compiled.Get(key); ok {
+		return L.NewFunctionFromProto(c.proto), nil
+	}
 	lowered, serr := lower(filename, src)
 	if serr != nil {
 		return nil, serr
 	}
-	fn, err := L.Load(strings.NewReader(lowered), filename)
+	chunk, err := parse.Parse(strings.NewReader(lowered), filename)
 	if err != nil {
-		return nil, luaSyntaxError(err)
+		return nil, luaSyntaxError(&lua.ApiError{Type: lua.ApiErrorSyntax, Object: lua.LString(err.Error()), Cause: err})
 	}
-	return fn, nil
+	proto, err := lua.Compile(chunk, filename)
+	if err != nil {
+		return nil, luaSyntaxError(&lua.ApiError{Type: lua.ApiErrorSyntax, Object: lua.LString(err.Error()), Cause: err})
+	}
+	compiled.Put(key, compiledChunk{proto, int64(len(key))})
+	return L.NewFunctionFromProto(proto), nil
+}
+
+// compiled keeps the byte code of the chunks run last, by name and
+// source: a script run again is neither lowered, parsed nor compiled.
+// Byte code is read only, so one serves every Lua state (gopher-lua
+// shares it so by design). At most 512 chunks of 16 MiB of sources in
+// all are kept.
+var compiled = lru.New(16<<20, 512, func(c compiledChunk) int64 { return c.size })
+
+// compiledChunk is a chunk's byte code and the size of its source.
+type compiledChunk struct {
+	proto *lua.FunctionProto
+	size  int64
 }
 
 // lower turns a script into the Lua 5.1 gopher-lua runs. A script the

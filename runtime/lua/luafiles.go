@@ -3,6 +3,7 @@ package lua
 import (
 	"errors"
 	"strings"
+	"sync"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -18,10 +19,7 @@ import (
 func (s *luaSession) installLuaFiles() {
 	L := s.L
 	root := L.NewTable()
-	groups := map[string][]ops.Op{}
-	for _, op := range ops.All() {
-		groups[op.Group] = append(groups[op.Group], op)
-	}
+	groups := opGroups()
 	var lazyTable func(t *lua.LTable, group string)
 	lazyTable = func(t *lua.LTable, group string) {
 		mt := L.NewTable()
@@ -52,6 +50,16 @@ func (s *luaSession) installLuaFiles() {
 	lazyTable(root, "")
 	L.SetGlobal("files", root)
 }
+
+// opGroups are the operations by their group ("" for files.*), made
+// once for every run.
+var opGroups = sync.OnceValue(func() map[string][]ops.Op {
+	groups := map[string][]ops.Op{}
+	for _, op := range ops.All() {
+		groups[op.Group] = append(groups[op.Group], op)
+	}
+	return groups
+})
 
 // luaOp is the Lua function of one operation: its positional arguments
 // fill the input's fields named in op.Params, a "...options" table is
