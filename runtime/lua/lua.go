@@ -19,12 +19,16 @@ import (
 	"convfiles/runtime/lua/luau"
 )
 
-// Lua's value stack (the registry) starts small and may grow to this
-// many slots; with the call depth (Config.MaxCallStack, as for JS) it
-// bounds what a runaway recursion takes before it fails cleanly.
+// Lua's value stack (the registry) starts small (a hello world uses a
+// few dozen slots; 4 KiB, where 1,024 slots were a third of what a run
+// allocated) and may grow, a step of at least luaRegistryStep slots at
+// a time, to luaRegistryMax; with the call depth (Config.MaxCallStack,
+// as for JS) it bounds what a runaway recursion takes before it fails
+// cleanly.
 const (
 	luaRegistryMax  = 1 << 20
-	luaRegistryInit = 1 << 10
+	luaRegistryInit = 1 << 8
+	luaRegistryStep = 1 << 10
 )
 
 func init() {
@@ -48,8 +52,10 @@ func (interpreter) Lint(filename, src string) []runtime.Diagnostic { return lint
 // libraries and convfiles' helpers, over the run's state.
 type luaSession struct {
 	*runtime.Run
-	L             *lua.LState
-	env           map[string]string
+	L   *lua.LState
+	env map[string]string
+	// lazy are the libraries not made yet, by global name (lazylibs.go).
+	lazy          map[string]*lazyLib
 	filename, src string
 	// contents remembers the content tables read_file made, so write_file
 	// saves one without a trip through text.
@@ -80,7 +86,7 @@ func (s *luaSession) execute(filename, src string, done chan<- runtime.Outcome) 
 		}
 	}()
 	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: s.Cfg.MaxCallStack,
-		RegistrySize: luaRegistryInit, RegistryMaxSize: luaRegistryMax, MinimizeStackMemory: true})
+		RegistrySize: luaRegistryInit, RegistryMaxSize: luaRegistryMax, RegistryGrowStep: luaRegistryStep, MinimizeStackMemory: true})
 	defer L.Close()
 	s.L = L
 	L.SetContext(s.Ctx)

@@ -22,12 +22,14 @@ const luaMaxString = 64 << 20
 // os.execute.
 func (s *luaSession) install() error {
 	L := s.L
+	// The base and string libraries are opened now (every string's
+	// methods are the string library's); the others when a script first
+	// names them (lazylibs.go), as most scripts use few of them.
 	for _, lib := range []struct {
 		name string
 		open lua.LGFunction
-	}{{lua.BaseLibName, lua.OpenBase}, {lua.TabLibName, lua.OpenTable}, {lua.StringLibName, lua.OpenString},
-		{lua.MathLibName, lua.OpenMath}, {lua.CoroutineLibName, lua.OpenCoroutine}} {
-		if err := L.CallByParam(lua.P{Fn: L.NewFunction(lib.open), NRet: 0, Protect: true}, lua.LString(lib.name)); err != nil {
+	}{{lua.BaseLibName, lua.OpenBase}, {lua.StringLibName, lua.OpenString}} {
+		if err := s.open(lib.name, lib.open); err != nil {
 			return err
 		}
 	}
@@ -56,7 +58,20 @@ func (s *luaSession) install() error {
 		}
 		return s.callThrough(L, format)
 	}))
+	s.installLuauGlobals()
+	s.installLazyLibs()
+	return nil
+}
 
+// open opens one of gopher-lua's libraries as Lua's own loader would.
+func (s *luaSession) open(name string, open lua.LGFunction) error {
+	return s.L.CallByParam(lua.P{Fn: s.L.NewFunction(open), NRet: 0, Protect: true}, lua.LString(name))
+}
+
+// installOS is os: the clock, the run's own environment, and toolscript's
+// os.remove.
+func (s *luaSession) installOS() {
+	L := s.L
 	os := L.NewTable()
 	L.SetFuncs(os, luaClockFuncs())
 	L.SetFuncs(os, map[string]lua.LGFunction{"getenv": s.luaGetenv})
@@ -64,14 +79,13 @@ func (s *luaSession) install() error {
 		os.RawSetString("remove", L.NewFunction(s.luaOSRemove))
 	}
 	L.SetGlobal("os", os)
-	json := L.NewTable()
-	L.SetFuncs(json, map[string]lua.LGFunction{"encode": s.luaJSONEncode, "decode": s.luaJSONDecode})
-	L.SetGlobal("json", json)
-	s.installLuaIO()
-	s.installLuaSABRE()
-	s.installLuaFiles()
-	s.installLuau()
-	return nil
+}
+
+// installJSON is code-mcp's json.encode and json.decode.
+func (s *luaSession) installJSON() {
+	json := s.L.NewTable()
+	s.L.SetFuncs(json, map[string]lua.LGFunction{"encode": s.luaJSONEncode, "decode": s.luaJSONDecode})
+	s.L.SetGlobal("json", json)
 }
 
 // luaWideFormat finds a string.format directive whose width or precision

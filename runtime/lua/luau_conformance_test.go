@@ -83,3 +83,13 @@ func TestLuauConformance(t *testing.T) {
 		t.Errorf("the compatibility page does not say %q", want)
 	}
 }
+
+// installLuau adds every one of Luau's additions at once to a state
+// whose Lua libraries are all open (as the conformance tests run).
+func (s *luaSession) installLuau() {
+	s.installLuauGlobals()
+	s.addLuauTable()
+	s.addLuauMath()
+	s.installUTF8()
+	s.installBit32()
+}

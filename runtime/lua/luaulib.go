@@ -11,29 +11,62 @@ import (
 // luauMaxCreate bounds table.create, as string.rep is bounded.
 const luauMaxCreate = 1 << 24
 
-// installLuau binds what lowered Luau calls (see package luau) and
-// Luau's library additions to Lua 5.1: typeof, string.split, the table
-// functions, math.clamp, round and sign, utf8 and bit32.
-func (s *luaSession) installLuau() {
+// installLuauGlobals binds what lowered Luau calls (see package luau),
+// typeof and string.split; Luau's other additions to Lua 5.1 come with
+// their libraries (table, math, utf8, bit32), made on first use.
+func (s *luaSession) installLuauGlobals() {
 	L := s.L
 	L.SetFuncs(L.G.Global, map[string]lua.LGFunction{
 		"__luau_idiv": luauIDiv, "__luau_iter": luauIter, "__luau_interp": luauInterp, "__luau_num": luauNum, "typeof": luauTypeof,
 	})
 	str := L.GetGlobal("string").(*lua.LTable)
 	L.SetFuncs(str, map[string]lua.LGFunction{"split": luauSplit})
+}
+
+// installTable is Lua's table library with Luau's additions.
+func (s *luaSession) installTable() error {
+	if err := s.open(lua.TabLibName, lua.OpenTable); err != nil {
+		return err
+	}
+	s.addLuauTable()
+	return nil
+}
+
+func (s *luaSession) addLuauTable() {
+	L := s.L
 	tab := L.GetGlobal("table").(*lua.LTable)
 	L.SetFuncs(tab, map[string]lua.LGFunction{"find": luauFind, "create": luauCreate, "clear": luauClear,
 		"pack": luauPack, "clone": luauClone, "move": luauMove, "freeze": s.luauFreeze, "isfrozen": s.luauIsFrozen})
 	tab.RawSetString("unpack", L.GetGlobal("unpack"))
-	m := L.GetGlobal("math").(*lua.LTable)
-	L.SetFuncs(m, map[string]lua.LGFunction{"clamp": luauClamp, "round": luauRound, "sign": luauSign})
-	utf := L.NewTable()
-	L.SetFuncs(utf, luauUTF8)
+}
+
+// installMath is Lua's math library with Luau's additions.
+func (s *luaSession) installMath() error {
+	if err := s.open(lua.MathLibName, lua.OpenMath); err != nil {
+		return err
+	}
+	s.addLuauMath()
+	return nil
+}
+
+func (s *luaSession) addLuauMath() {
+	m := s.L.GetGlobal("math").(*lua.LTable)
+	s.L.SetFuncs(m, map[string]lua.LGFunction{"clamp": luauClamp, "round": luauRound, "sign": luauSign})
+}
+
+// installUTF8 is Luau's utf8 library.
+func (s *luaSession) installUTF8() {
+	utf := s.L.NewTable()
+	s.L.SetFuncs(utf, luauUTF8)
 	utf.RawSetString("charpattern", lua.LString("[\x00-\x7F\xC2-\xFD][\x80-\xBF]*"))
-	L.SetGlobal("utf8", utf)
-	bit := L.NewTable()
-	L.SetFuncs(bit, luauBit32)
-	L.SetGlobal("bit32", bit)
+	s.L.SetGlobal("utf8", utf)
+}
+
+// installBit32 is Luau's bit32 library.
+func (s *luaSession) installBit32() {
+	bit := s.L.NewTable()
+	s.L.SetFuncs(bit, luauBit32)
+	s.L.SetGlobal("bit32", bit)
 }
 
 // luauIDiv is a // b: the floor of the quotient, or the operands'
