@@ -54,21 +54,24 @@ func Resize(img image.Image, width, height int, fit Fit) (image.Image, error) {
 		if err := checkSize(w, h); err != nil {
 			return nil, err
 		}
-		return imaging.Resize(img, width, height, imaging.Lanczos), nil
+		return imaging.Resize(shrinkFor(img, w, h), w, h, imaging.Lanczos), nil
 	}
 	switch fit {
 	case Fill:
-		return imaging.Resize(img, width, height, imaging.Lanczos), nil
+		return imaging.Resize(shrinkFor(img, width, height), width, height, imaging.Lanczos), nil
 	case Inside:
 		w, h := inside(b.Dx(), b.Dy(), width, height)
-		return imaging.Resize(img, w, h, imaging.Lanczos), nil
+		return imaging.Resize(shrinkFor(img, w, h), w, h, imaging.Lanczos), nil
 	case Contain:
 		w, h := inside(b.Dx(), b.Dy(), width, height)
-		inner := imaging.Resize(img, w, h, imaging.Lanczos)
+		inner := imaging.Resize(shrinkFor(img, w, h), w, h, imaging.Lanczos)
 		canvas := imaging.New(width, height, color.NRGBA{})
 		return imaging.PasteCenter(canvas, inner), nil
 	}
-	return imaging.Fill(img, width, height, imaging.Center, imaging.Lanczos), nil
+	// Cover scales the whole image until it covers the box, then crops.
+	s := max(float64(width)/float64(b.Dx()), float64(height)/float64(b.Dy()))
+	cover := shrinkFor(img, int(float64(b.Dx())*s+0.5), int(float64(b.Dy())*s+0.5))
+	return imaging.Fill(cover, width, height, imaging.Center, imaging.Lanczos), nil
 }
 
 // FitWithin shrinks img, keeping its aspect ratio, until it is at most
@@ -85,7 +88,7 @@ func FitWithin(img image.Image, maxWidth, maxHeight int) image.Image {
 		return img
 	}
 	w, h := inside(b.Dx(), b.Dy(), maxWidth, maxHeight)
-	return imaging.Resize(img, w, h, imaging.Lanczos)
+	return imaging.Resize(shrinkFor(img, w, h), w, h, imaging.Lanczos)
 }
 
 // inside returns the largest size with w:h's aspect ratio within bw × bh.
