@@ -5,9 +5,11 @@ import (
 	"image"
 	_ "image/jpeg"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -128,6 +130,28 @@ func BenchmarkResize4000(b *testing.B) {
 			}
 		})
 	})
+	for name, args := range map[string][]string{
+		// libvips shrinks a JPEG while it decodes it (the anchor of issue 39).
+		"vipsthumbnail": {"vipsthumbnail", path, "-s", "1024", "-o", "%s[Q=85]"},
+		"imagemagick":   {"convert-im6.q16", path, "-resize", "1024x", "-quality", "85", "%s"},
+	} {
+		b.Run(name, func(b *testing.B) {
+			exe, err := exec.LookPath(args[0])
+			if err != nil {
+				b.Skipf("%s is the baseline here: install it (Debian: libvips-tools, imagemagick)", args[0])
+			}
+			out := filepath.Join(b.TempDir(), "small.jpg")
+			cmdArgs := slices.Clone(args[1:])
+			for i, a := range cmdArgs {
+				cmdArgs[i] = strings.ReplaceAll(a, "%s", out)
+			}
+			measure(b, func() {
+				if msg, err := exec.Command(exe, cmdArgs...).CombinedOutput(); err != nil {
+					b.Fatalf("%s: %v %s", name, err, msg)
+				}
+			})
+		})
+	}
 	b.Run("imaging", func(b *testing.B) {
 		out := filepath.Join(b.TempDir(), "small.jpg")
 		measure(b, func() {

@@ -28,40 +28,58 @@ func shrinkFor(img image.Image, w, h int) image.Image {
 }
 
 // shrinkYCbCr averages each k×k block of luma, and the chroma samples
-// that cover it, into one pixel of an NRGBA image.
+// that cover it, into one pixel of an NRGBA image. Chroma is read at its
+// own resolution: a quarter of the samples in 4:2:0.
 func shrinkYCbCr(src *image.YCbCr, k int) *image.NRGBA {
 	b := src.Rect
 	dw, dh := b.Dx()/k, b.Dy()/k
 	dst := image.NewNRGBA(image.Rect(0, 0, dw, dh))
+	hs, vs := chromaSteps(src.SubsampleRatio)
 	n := k * k
-	hs := 1 // how many luma columns share a chroma column
-	switch src.SubsampleRatio {
-	case image.YCbCrSubsampleRatio422, image.YCbCrSubsampleRatio420:
-		hs = 2
-	case image.YCbCrSubsampleRatio411, image.YCbCrSubsampleRatio410:
-		hs = 4
-	}
 	for dy := range dh {
 		y0 := b.Min.Y + dy*k
+		cy0, cy1 := y0/vs, (y0+k-1)/vs
 		row := dst.Pix[dy*dst.Stride : dy*dst.Stride+dw*4]
 		for dx := range dw {
 			x0 := b.Min.X + dx*k
-			var ys, cbs, crs int
+			var ys int
 			for y := y0; y < y0+k; y++ {
 				yi := src.YOffset(x0, y)
 				for _, v := range src.Y[yi : yi+k] {
 					ys += int(v)
 				}
-				ci := src.COffset(x0, y) - x0/hs
-				for x := x0; x < x0+k; x++ {
-					cbs += int(src.Cb[ci+x/hs])
-					crs += int(src.Cr[ci+x/hs])
-				}
 			}
-			r, g, bl := color.YCbCrToRGB(uint8((ys+n/2)/n), uint8((cbs+n/2)/n), uint8((crs+n/2)/n))
+			cx0, cx1 := x0/hs, (x0+k-1)/hs
+			var cbs, crs, cn int
+			for cy := cy0; cy <= cy1; cy++ {
+				ci := src.COffset(cx0*hs, cy*vs)
+				for i := ci; i <= ci+cx1-cx0; i++ {
+					cbs += int(src.Cb[i])
+					crs += int(src.Cr[i])
+				}
+				cn += cx1 - cx0 + 1
+			}
+			r, g, bl := color.YCbCrToRGB(uint8((ys+n/2)/n), uint8((cbs+cn/2)/cn), uint8((crs+cn/2)/cn))
 			p := row[dx*4 : dx*4+4 : dx*4+4]
 			p[0], p[1], p[2], p[3] = r, g, bl, 0xff
 		}
 	}
 	return dst
+}
+
+// chromaSteps are how many luma columns and rows share one chroma sample.
+func chromaSteps(r image.YCbCrSubsampleRatio) (hs, vs int) {
+	switch r {
+	case image.YCbCrSubsampleRatio422:
+		return 2, 1
+	case image.YCbCrSubsampleRatio420:
+		return 2, 2
+	case image.YCbCrSubsampleRatio440:
+		return 1, 2
+	case image.YCbCrSubsampleRatio411:
+		return 4, 1
+	case image.YCbCrSubsampleRatio410:
+		return 4, 2
+	}
+	return 1, 1
 }

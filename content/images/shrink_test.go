@@ -31,6 +31,8 @@ func TestShrinkingFirstLooksTheSame(t *testing.T) {
 		"4:2:0": photoYCbCr(1600, 1200, image.YCbCrSubsampleRatio420),
 		"4:4:4": photoYCbCr(1600, 1200, image.YCbCrSubsampleRatio444),
 		"4:2:2": photoYCbCr(1600, 1200, image.YCbCrSubsampleRatio422),
+		"4:4:0": photoYCbCr(1600, 1200, image.YCbCrSubsampleRatio440),
+		"4:1:1": photoYCbCr(1600, 1200, image.YCbCrSubsampleRatio411),
 		"cut":   photoYCbCr(1700, 1300, image.YCbCrSubsampleRatio420).SubImage(image.Rect(50, 50, 1650, 1250)),
 	} {
 		shrunk := shrinkFor(img, 400, 300)
