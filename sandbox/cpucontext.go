@@ -24,27 +24,34 @@ type cpuContext struct {
 // budget of CPU time from now, or when ctx ends.
 func withCPUBudget(ctx context.Context, budget time.Duration) (context.Context, context.CancelFunc) {
 	c := &cpuContext{Context: ctx, done: make(chan struct{})}
+	stop := context.AfterFunc(ctx, func() { c.end(ctx.Err()) })
 	start := selfCPU()
-	every := min(max(budget/10, 5*time.Millisecond), 50*time.Millisecond)
-	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-c.done:
+	go pollCPU(budget, 50*time.Millisecond, c.done, func() bool {
+		if selfCPU()-start <= budget {
+			return false
+		}
+		c.end(context.DeadlineExceeded)
+		return true
+	})
+	return c, func() { stop(); c.end(context.Canceled) }
+}
+
+// pollCPU calls over every tenth of budget, but no more often than every
+// 5 ms and no less often than every most, until over reports the budget
+// spent or done is closed.
+func pollCPU(budget, most time.Duration, done <-chan struct{}, over func() bool) {
+	t := time.NewTicker(min(max(budget/10, 5*time.Millisecond), most))
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			if over() {
 				return
-			case <-ctx.Done():
-				c.end(ctx.Err())
-				return
-			case <-t.C:
-				if selfCPU()-start > budget {
-					c.end(context.DeadlineExceeded)
-					return
-				}
 			}
 		}
-	}()
-	return c, func() { c.end(context.Canceled) }
+	}
 }
 
 func (c *cpuContext) end(err error) {

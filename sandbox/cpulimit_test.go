@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/formats"
 )
@@ -33,6 +34,24 @@ func photo(t *testing.T, w, h int) []byte {
 	return b.Bytes()
 }
 
+// stoppedWorker is a pool of one worker, stopped (SIGSTOP) until the
+// test ends, and a conversation holding a small photo.
+func stoppedWorker(t *testing.T, cfg Config) (*Pool, *engine.Space, int) {
+	t.Helper()
+	cfg.Workers, cfg.Warm = 1, 1
+	p := newPool(t, cfg)
+	_, sp := newSpace(t, "photos")
+	if _, err := sp.WriteBytes(context.Background(), "photo.jpg", photo(t, 64, 48), files.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	pid := idleWorkerPID(t, p)
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) })
+	return p, sp, pid
+}
+
 // idleWorkerPID is the process of the pool's one idle worker.
 func idleWorkerPID(t *testing.T, p *Pool) int {
 	t.Helper()
@@ -53,18 +72,9 @@ func TestFormatTimeIsCPUTimeNotWallClock(t *testing.T) {
 		t.Skip("this system does not let the server read a worker's CPU time: format operations are bounded by wall-clock time here")
 	}
 	const limit = time.Second
-	p := newPool(t, Config{Workers: 1, Warm: 1, FormatTimeout: limit, Grace: 100 * time.Millisecond})
-	_, sp := newSpace(t, "photos")
-	if _, err := sp.WriteBytes(context.Background(), "photo.jpg", photo(t, 64, 48), files.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	pid := idleWorkerPID(t, p)
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
+	p, sp, pid := stoppedWorker(t, Config{FormatTimeout: limit, Grace: 100 * time.Millisecond})
 	resume := time.AfterFunc(2*limit, func() { syscall.Kill(pid, syscall.SIGCONT) })
 	defer resume.Stop()
-	defer syscall.Kill(pid, syscall.SIGCONT)
 	out, err := p.Call(context.Background(), formats.Env{Space: sp}, formats.NameOf(formats.Convert), formats.ConvertArgs{File: "photo.jpg", Format: "png"})
 	if err != nil {
 		t.Fatalf("a valid photo on a busy machine: %v", err)
@@ -84,16 +94,7 @@ func TestFormatPastItsWallClockIsTheServerBeingBusy(t *testing.T) {
 	if !cpuMeasured {
 		t.Skip("this system does not let the server read a worker's CPU time: format operations are bounded by wall-clock time here")
 	}
-	p := newPool(t, Config{Workers: 1, Warm: 1, FormatTimeout: time.Minute, FormatWall: 300 * time.Millisecond})
-	_, sp := newSpace(t, "photos")
-	if _, err := sp.WriteBytes(context.Background(), "photo.jpg", photo(t, 64, 48), files.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	pid := idleWorkerPID(t, p)
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	defer syscall.Kill(pid, syscall.SIGCONT)
+	p, sp, _ := stoppedWorker(t, Config{FormatTimeout: time.Minute, FormatWall: 300 * time.Millisecond})
 	_, err := p.Call(context.Background(), formats.Env{Space: sp}, formats.NameOf(formats.Convert), formats.ConvertArgs{File: "photo.jpg", Format: "png"})
 	if files.KindOf(err) != files.KindUnavailable || !strings.Contains(err.Error(), "the file was not at fault") {
 		t.Fatalf("a job the machine gave no time: %v", err)

@@ -37,26 +37,17 @@ func watchCPU(w *proc, budget time.Duration, kill func()) *cpuWatch {
 	if !ok {
 		return c
 	}
-	every := min(max(budget/10, 5*time.Millisecond), 100*time.Millisecond)
-	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-c.done:
-				return
-			case <-t.C:
-			}
-			used, ok := processCPU(pid)
-			if !ok {
-				return // the process is gone: its end is reported elsewhere
-			}
-			if used-start > budget && c.fire() {
-				kill()
-				return
-			}
+	go pollCPU(budget, 100*time.Millisecond, c.done, func() bool {
+		used, ok := processCPU(pid)
+		if !ok {
+			return true // the process is gone: its end is reported elsewhere
 		}
-	}()
+		if used-start > budget && c.fire() {
+			kill()
+			return true
+		}
+		return false
+	})
 	return c
 }
 
