@@ -34,7 +34,7 @@ func twoReplicas(versions int) enginetest.Maker {
 
 // openReplica opens a Store over blobs and the database at url, as one
 // replica of a deployment opens it.
-func openReplica(t *testing.T, blobs *s3blobs.Blobs, url string, opts engine.Options) *engine.Store {
+func openReplica(t testing.TB, blobs *s3blobs.Blobs, url string, opts engine.Options) *engine.Store {
 	t.Helper()
 	ix, err := postgres.Open(context.Background(), url)
 	if err != nil {

@@ -79,7 +79,26 @@ func (w *writer) Put(ctx context.Context, key driver.BlobKey, noReplace bool) er
 		opts.SetMatchETagExcept("*")
 	}
 	_, err = w.b.c.PutObject(ctx, w.b.cfg.Bucket, name, io.NewSectionReader(w.f, 0, w.size), w.size, opts)
+	if err == nil {
+		w.keepWritten(name)
+	}
 	return w.b.fail("write", key.Path, err)
+}
+
+// keepWritten puts the bytes of a small object just stored into the
+// cache, so that reading a file right after writing it (a link, a read
+// back) costs no request to the store. An object of that name already
+// kept is replaced.
+func (w *writer) keepWritten(name string) {
+	if !w.b.cache.holds(w.size) {
+		return
+	}
+	data := make([]byte, w.size)
+	if _, err := w.f.ReadAt(data, 0); err != nil {
+		return
+	}
+	w.b.cache.drop(name)
+	w.b.cache.put(name, data)
 }
 
 // Close drops the spool file.
