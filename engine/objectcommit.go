@@ -23,8 +23,11 @@ import (
 func (sp *Space) commitObject(ctx context.Context, bw driver.BlobWriter, rec files.Record, noReplace bool, expect *stamp, reserved int64) (files.Record, int64, error) {
 	const op = "write"
 	name := rec.Name
+	// 128 random bits name the object: no other write can hold the name,
+	// so the store is not asked first whether it is free (a request of
+	// its own on every write).
 	obj := sp.key(newObjectPath())
-	if err := bw.Put(ctx, obj, true); err != nil {
+	if err := bw.Put(ctx, obj, false); err != nil {
 		return rec, -1, relabel(op, err)
 	}
 	rec.Blob = obj.Path
