@@ -6,6 +6,8 @@ import (
 
 	"convfiles/files"
 	"convfiles/files/driver"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // apply records a change and its events in the transaction.
@@ -44,29 +46,31 @@ func (t *writeTx) exec(sql string, args ...any) error {
 
 // putLive writes rec as a live file. Another live row with its name (one
 // the caller did not know about) is marked deleted first, so the name
-// stays unique.
+// stays unique. The three statements go in one round trip (a pipeline:
+// the server still runs them one after another).
 func (t *writeTx) putLive(rec files.Record, now int64) error {
-	if err := t.exec(`UPDATE files SET deleted_on = $1 WHERE conversation = $2 AND name = $3 AND deleted_on IS NULL AND id <> $4`,
-		now, rec.Conversation, rec.Name, rec.ID); err != nil {
-		return err
-	}
-	if err := t.exec(`DELETE FROM files WHERE conversation = $1 AND name = $2 AND deleted_on IS NOT NULL AND id <> $3
-		AND NOT EXISTS (SELECT 1 FROM versions WHERE file_id = files.id)`, rec.Conversation, rec.Name, rec.ID); err != nil {
-		return err
-	}
-	return t.insertLive(rec)
+	var b pgx.Batch
+	b.Queue(`UPDATE files SET deleted_on = $1 WHERE conversation = $2 AND name = $3 AND deleted_on IS NULL AND id <> $4`,
+		now, rec.Conversation, rec.Name, rec.ID)
+	b.Queue(`DELETE FROM files WHERE conversation = $1 AND name = $2 AND deleted_on IS NOT NULL AND id <> $3
+		AND NOT EXISTS (SELECT 1 FROM versions WHERE file_id = files.id)`, rec.Conversation, rec.Name, rec.ID)
+	b.Queue(insertLive, rec.ID, rec.Conversation, rec.Name, rec.MIME, rec.Size, rec.SHA256, max(rec.Version, 1), string(rec.Source),
+		rec.Session, nanos(rec.Created), nanos(rec.Modified), rec.DiskTime, rec.DerivedFrom, rec.Blob)
+	return t.tx.SendBatch(t.ctx, &b).Close()
 }
+
+// insertLive writes a row, live, where no other live row has its name.
+const insertLive = `INSERT INTO files (id, conversation, name, mime_type, size, sha256, version, source,
+		source_session_id, created_on, modified_on, deleted_on, disk_time, derived_from, blob)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULL, $12, $13, $14)
+	ON CONFLICT (id) DO UPDATE SET name = excluded.name, mime_type = excluded.mime_type,
+		size = excluded.size, sha256 = excluded.sha256, version = excluded.version,
+		modified_on = excluded.modified_on, deleted_on = NULL, disk_time = excluded.disk_time,
+		blob = excluded.blob`
 
 // insertLive writes rec's row, live, where no other live row has its name.
 func (t *writeTx) insertLive(rec files.Record) error {
-	return t.exec(`INSERT INTO files (id, conversation, name, mime_type, size, sha256, version, source,
-			source_session_id, created_on, modified_on, deleted_on, disk_time, derived_from, blob)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULL, $12, $13, $14)
-		ON CONFLICT (id) DO UPDATE SET name = excluded.name, mime_type = excluded.mime_type,
-			size = excluded.size, sha256 = excluded.sha256, version = excluded.version,
-			modified_on = excluded.modified_on, deleted_on = NULL, disk_time = excluded.disk_time,
-			blob = excluded.blob`,
-		rec.ID, rec.Conversation, rec.Name, rec.MIME, rec.Size, rec.SHA256, max(rec.Version, 1), string(rec.Source),
+	return t.exec(insertLive, rec.ID, rec.Conversation, rec.Name, rec.MIME, rec.Size, rec.SHA256, max(rec.Version, 1), string(rec.Source),
 		rec.Session, nanos(rec.Created), nanos(rec.Modified), rec.DiskTime, rec.DerivedFrom, rec.Blob)
 }
 

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"strconv"
 
 	"convfiles/files"
 	"convfiles/internal/sqltext"
@@ -24,16 +23,9 @@ const eventsChannel = "convfiles_events"
 // (the event's number) reaches every listener when the transaction
 // commits, and not at all when it rolls back.
 func (t *writeTx) insertEvent(ev files.Event) (files.Event, error) {
-	if err := t.tx.QueryRow(t.ctx, `UPDATE event_seq SET seq = seq + 1 RETURNING seq`).Scan(&ev.Seq); err != nil {
-		return ev, err
-	}
 	ev.Time = fromNanos(ev.Time.UnixNano())
-	if err := t.exec(`INSERT INTO events (seq, conversation, type, file_id, name, size, mime_type, source_session_id,
-			renamed_from, time) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		ev.Seq, ev.Conversation, string(ev.Type), ev.ID, ev.Name, ev.Size, ev.MIME, ev.Session, ev.RenamedFrom, ev.Time.UnixNano()); err != nil {
-		return ev, err
-	}
-	if err := t.exec(`SELECT pg_notify($1, $2)`, eventsChannel, strconv.FormatInt(ev.Seq, 10)); err != nil {
+	if err := t.tx.QueryRow(t.ctx, addEvent, eventsChannel, ev.Conversation, string(ev.Type), ev.ID, ev.Name, ev.Size,
+		ev.MIME, ev.Session, ev.RenamedFrom, ev.Time.UnixNano()).Scan(&ev.Seq); err != nil {
 		return ev, err
 	}
 	if every := min(max(t.ix.eventsKept/100, 1), 1000); ev.Seq%every == 0 {
@@ -85,3 +77,11 @@ func (ix *Index) EventRange(ctx context.Context) (first, last int64, err error) 
 	}
 	return first, last, wrap("events", err)
 }
+
+// addEvent numbers an event, stores it and announces its number, in one
+// statement: one round trip where three were.
+const addEvent = `WITH s AS (UPDATE event_seq SET seq = seq + 1 RETURNING seq),
+	e AS (INSERT INTO events (seq, conversation, type, file_id, name, size, mime_type, source_session_id, renamed_from, time)
+		SELECT s.seq, $2::text, $3::text, $4::text, $5::text, $6::bigint, $7::text, $8::text, $9::text, $10::bigint FROM s
+		RETURNING seq)
+SELECT e.seq FROM e, pg_notify($1::text, e.seq::text)`
