@@ -103,7 +103,7 @@ func (t *writeTx) lock(conversation string) error {
 	if t.locked[conversation] {
 		return nil
 	}
-	if _, err := t.tx.Exec(t.ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, conversation); err != nil {
+	if _, err := t.tx.Exec(t.ctx, lockConversation, conversation); err != nil {
 		return err
 	}
 	if t.locked == nil {
@@ -114,10 +114,7 @@ func (t *writeTx) lock(conversation string) error {
 }
 
 func (t *writeTx) Lookup(conversation, name string) (files.Record, error) {
-	if err := t.lock(conversation); err != nil {
-		return files.Record{}, wrap("find", err)
-	}
-	return lookup(t.ctx, t.tx, conversation, name)
+	return lookup(t.ctx, t.lockFirst(conversation), conversation, name)
 }
 
 // ByID finds the file's conversation, locks it, and reads the row again:
@@ -136,20 +133,14 @@ func (t *writeTx) ByID(id string) (files.Record, error) {
 // IsFolder looks for one live name below name, under the conversation's
 // lock like every read of a change.
 func (t *writeTx) IsFolder(conversation, name string) (bool, error) {
-	if err := t.lock(conversation); err != nil {
-		return false, wrap("find", err)
-	}
 	var folder bool
-	err := t.tx.QueryRow(t.ctx, `SELECT EXISTS (SELECT 1 FROM files WHERE conversation = $1 AND deleted_on IS NULL
+	err := t.lockFirst(conversation).QueryRow(t.ctx, `SELECT EXISTS (SELECT 1 FROM files WHERE conversation = $1 AND deleted_on IS NULL
 		AND starts_with(name, $2))`, conversation, name+"/").Scan(&folder)
 	return folder, wrap("find", err)
 }
 
 func (t *writeTx) Usage(conversation string) (files.Usage, error) {
-	if err := t.lock(conversation); err != nil {
-		return files.Usage{}, wrap("usage", err)
-	}
-	return usage(t.ctx, t.tx, conversation)
+	return usage(t.ctx, t.lockFirst(conversation), conversation)
 }
 
 // AllowanceUsage takes the allowance's advisory lock, then adds up the

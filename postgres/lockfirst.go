@@ -1,0 +1,66 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// lockFirst is the transaction as a querier whose next one-row query
+// takes the conversation's advisory lock first, in the same round trip:
+// the two statements go in one pipeline and the server runs them in
+// order, so the query reads under the lock as if they had been sent one
+// by one. Once the lock is held it is the transaction itself.
+func (t *writeTx) lockFirst(conversation string) querier {
+	if t.locked[conversation] {
+		return t.tx
+	}
+	return lockingQuerier{t, conversation}
+}
+
+type lockingQuerier struct {
+	t            *writeTx
+	conversation string
+}
+
+// Query takes the lock on its own round trip first (no read that
+// returns many rows comes first in a change).
+func (q lockingQuerier) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	if err := q.t.lock(q.conversation); err != nil {
+		return nil, err
+	}
+	return q.t.tx.Query(ctx, sql, args...)
+}
+
+func (q lockingQuerier) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	var b pgx.Batch
+	b.Queue(lockConversation, q.conversation)
+	b.Queue(sql, args...)
+	return lockedRow{q, q.t.tx.SendBatch(ctx, &b)}
+}
+
+// lockedRow reads the lock's answer, then the row's, and ends the batch.
+type lockedRow struct {
+	q  lockingQuerier
+	br pgx.BatchResults
+}
+
+func (r lockedRow) Scan(dest ...any) error {
+	if _, err := r.br.Exec(); err != nil {
+		r.br.Close()
+		return err
+	}
+	if r.q.t.locked == nil {
+		r.q.t.locked = map[string]bool{}
+	}
+	r.q.t.locked[r.q.conversation] = true
+	err := r.br.QueryRow().Scan(dest...)
+	if cerr := r.br.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// lockConversation takes a conversation's advisory lock until the
+// transaction ends.
+const lockConversation = `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`
