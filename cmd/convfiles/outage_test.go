@@ -49,9 +49,9 @@ func wantUnavailable(t *testing.T, what string, a outageAnswer) {
 
 // TestOutagesAreUnavailableNotConflicts runs a server on a PostgreSQL
 // and an S3 server of its own, and stops each: while the object store is
-// down a write is "unavailable, retry", not a conflict naming an object;
-// while the database is down, reads and writes are too, not internal
-// errors.
+// down a write, and a read of bytes not kept in memory, is "unavailable,
+// retry", not a conflict naming an object; while the database is down,
+// reads and writes are too, not internal errors.
 func TestOutagesAreUnavailableNotConflicts(t *testing.T) {
 	pgserver.Require(t)
 	s3server.Require(t)
@@ -84,6 +84,12 @@ secret_key = %q
 	if a := ask(t, srv.base, "c", "write_text", map[string]any{"id": "kept.txt", "content": "before\n"}); a.status != 200 {
 		t.Fatalf("a write with both stores up: %+v", a)
 	}
+	// Larger than the small objects the server keeps in memory as it
+	// stores them: reading it needs the object store.
+	big := strings.Repeat("a line of a large file\n", 20_000)
+	if a := ask(t, srv.base, "c", "write_text", map[string]any{"id": "big.txt", "content": big}); a.status != 200 {
+		t.Fatalf("a large write with both stores up: %+v", a)
+	}
 	s3.Stop()
 	down := ask(t, srv.base, "c", "write_text", map[string]any{"id": "new.txt", "content": "during\n"})
 	wantUnavailable(t, "a new file's write with the object store down", down)
@@ -99,7 +105,12 @@ secret_key = %q
 	if !shown {
 		t.Error("the README shows no answer of an outage")
 	}
-	wantUnavailable(t, "a read with the object store down", ask(t, srv.base, "c", "read_text", map[string]any{"id": "kept.txt"}))
+	wantUnavailable(t, "a read with the object store down", ask(t, srv.base, "c", "read_text", map[string]any{"id": "big.txt"}))
+	// A small file this server stored is still read: its bytes are in
+	// memory, and the database says they are still the file's.
+	if a := ask(t, srv.base, "c", "read_text", map[string]any{"id": "kept.txt"}); a.status != 200 {
+		t.Errorf("a small file just stored, read with the object store down: %+v", a)
+	}
 
 	pg.Stop()
 	wantUnavailable(t, "a listing with the database down", ask(t, srv.base, "c", "list", map[string]any{}))
