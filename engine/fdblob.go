@@ -69,17 +69,9 @@ func (b *fdBlob) ReadAt(p []byte, off int64) (int, error) {
 }
 
 func (b *fdBlob) Seek(offset int64, whence int) (int64, error) {
-	switch whence {
-	case io.SeekCurrent:
-		offset += b.off
-	case io.SeekEnd:
-		offset += b.info.Size
-	}
-	if offset < 0 {
-		return b.off, &fs.PathError{Op: "seek", Path: b.info.Path, Err: unix.EINVAL}
-	}
-	b.off = offset
-	return offset, nil
+	off, err := files.SeekOffset(b.off, b.info.Size, offset, whence)
+	b.off = off
+	return off, err
 }
 
 // Close closes the descriptor once; a second Close reports it, and never

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"errors"
 	"io"
 	"time"
 )
@@ -29,4 +30,22 @@ type BlobInfo struct {
 	// disk (a hard link count above one): a copy the store made, or a
 	// link someone made beside it, perhaps to another conversation's file.
 	Shared bool
+}
+
+// SeekOffset is where a Seek of a Blob of size bytes, now at off, lands:
+// what io.Seeker asks, for Blobs that keep their own offset.
+func SeekOffset(off, size, offset int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekStart:
+	case io.SeekCurrent:
+		offset += off
+	case io.SeekEnd:
+		offset += size
+	default:
+		return off, errors.New("seek: whence is io.SeekStart, io.SeekCurrent or io.SeekEnd")
+	}
+	if offset < 0 {
+		return off, errors.New("seek before the start of the file")
+	}
+	return offset, nil
 }

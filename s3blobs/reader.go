@@ -128,17 +128,9 @@ func (o *objectReader) ReadAt(p []byte, off int64) (int, error) {
 }
 
 func (o *objectReader) Seek(offset int64, whence int) (int64, error) {
-	switch whence {
-	case io.SeekCurrent:
-		offset += o.off
-	case io.SeekEnd:
-		offset += o.info.Size
-	}
-	if offset < 0 {
-		return 0, errors.New("seek before the start of the file")
-	}
-	o.off = offset
-	return offset, nil
+	off, err := files.SeekOffset(o.off, o.info.Size, offset, whence)
+	o.off = off
+	return off, err
 }
 
 func (o *objectReader) Close() error {
