@@ -53,15 +53,16 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer f.Close()
-	fh := s.headers.lookup(conv, info, f)
 	if engine.LocalFile(f) != nil && info.Size <= smallFileMax {
+		// Read once, and described from memory: no second read to sniff.
 		data := make([]byte, info.Size)
 		if _, err := f.ReadAt(data, 0); err == nil {
+			fh := s.headers.lookup(conv, info, bytes.NewReader(data))
 			s.serveMemory(w, r, s.small.keep(conv, name, f.Info(), data, fh), download)
 			return
 		}
 	}
-	s.serveBytes(w, r, f, info, fh, download)
+	s.serveBytes(w, r, f, info, s.headers.lookup(conv, info, f), download)
 }
 
 // serveMemory sends a small file's bytes from memory: a plain GET or
