@@ -1,21 +1,21 @@
 package routes
 
 import (
-	"bufio"
 	"errors"
 	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"strings"
 
 	"convfiles/auth"
 	"convfiles/engine"
 	"convfiles/files"
+	"convfiles/internal/formparts"
 )
 
-// uploadBuffer is how much of an upload is copied at a time.
-const uploadBuffer = 256 << 10
+// uploadBuffer is how much of an upload is read, scanned for its boundary
+// and written at a time.
+const uploadBuffer = 512 << 10
 
 // handleUpload is POST /api/files/upload: multipart/form-data with one or
 // more file parts, streamed to disk as they arrive. The conversation comes
@@ -67,8 +67,7 @@ type upload struct {
 }
 
 // receive streams every file part into an uncommitted Writer.
-func (u *upload) receive(mr *multipart.Reader) error {
-	buf := make([]byte, uploadBuffer)
+func (u *upload) receive(mr *formparts.Reader) error {
 	seen := map[string]bool{}
 	for {
 		part, err := mr.NextPart()
@@ -109,12 +108,12 @@ func (u *upload) receive(mr *multipart.Reader) error {
 			return files.E("upload", files.KindInvalid, fw.Name(), "the upload holds two files with this name", nil)
 		}
 		seen[fw.Name()] = true
-		if err := copyPart(fw, part, buf); err != nil {
-			var fe *files.Error
-			if errors.As(err, &fe) {
-				return err
+		if _, err := part.WriteTo(fw); err != nil {
+			var re *formparts.ReadError
+			if errors.As(err, &re) {
+				return files.E("upload", files.KindInvalid, fw.Name(), "the upload was cut off before this file ended", err)
 			}
-			return files.E("upload", files.KindInvalid, fw.Name(), "the upload was cut off before this file ended", err)
+			return err
 		}
 	}
 	if len(u.pending) == 0 {
@@ -123,40 +122,19 @@ func (u *upload) receive(mr *multipart.Reader) error {
 	return nil
 }
 
-// multipartReader reads the body of a multipart/form-data request through
-// a buffer of uploadBuffer bytes. (http.Request.MultipartReader reads
-// through 4 KiB: a system call and a boundary scan per 4 KiB.)
-func multipartReader(r *http.Request) (*multipart.Reader, error) {
+// multipartReader reads the body of a multipart/form-data request in
+// windows of uploadBuffer bytes, each part's bytes going from that buffer
+// to the file (mime/multipart scans and copies 4 KiB at a time).
+func multipartReader(r *http.Request) (*formparts.Reader, error) {
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
 		return nil, files.E("upload", files.KindInvalid, "", "send multipart/form-data with one or more file fields", nil)
 	}
-	return multipart.NewReader(bufio.NewReaderSize(r.Body, uploadBuffer), params["boundary"]), nil
-}
-
-// copyPart copies a part into fw in whole buffers: multipart parts come in
-// reads of a few KiB, and writing each would cost a system call and a
-// quota reservation per few KiB.
-func copyPart(fw *engine.Writer, part io.Reader, buf []byte) error {
-	for {
-		n, err := io.ReadFull(part, buf)
-		if n > 0 {
-			if _, werr := fw.Write(buf[:n]); werr != nil {
-				return werr
-			}
-		}
-		switch err {
-		case nil:
-		case io.EOF, io.ErrUnexpectedEOF:
-			return nil
-		default:
-			return err
-		}
-	}
+	return formparts.NewReader(r.Body, params["boundary"], uploadBuffer), nil
 }
 
 // field reads a plain form field (at most 1 KiB).
-func (u *upload) field(part *multipart.Part) error {
+func (u *upload) field(part *formparts.Part) error {
 	b, err := io.ReadAll(io.LimitReader(part, 1<<10))
 	if err != nil {
 		return files.E("upload", files.KindInvalid, part.FormName(), "the multipart body is malformed or was cut off", err)
@@ -205,7 +183,7 @@ func (u *upload) abort() {
 // partFileName returns the file name a part carries, folders included
 // (multipart.Part.FileName would keep only the last element and so hide a
 // hostile name instead of refusing it); "" for a plain field.
-func partFileName(p *multipart.Part) string {
+func partFileName(p *formparts.Part) string {
 	_, params, err := mime.ParseMediaType(p.Header.Get("Content-Disposition"))
 	if err != nil {
 		return ""

@@ -3,9 +3,11 @@ package routes
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,6 +65,51 @@ func BenchmarkUploadVsCp(b *testing.B) {
 		}
 		b.ReportMetric(peakrss.MiB(peak), "process-peak-MiB")
 	})
+	// curl as the client, the way a person uploads, against convfiles and
+	// against the floor: a bare handler copying the body to a file and
+	// syncing it (no parsing, no hash, no limits, no index).
+	curl, err := exec.LookPath("curl")
+	if err != nil {
+		return
+	}
+	b.Run("upload-curl", func(b *testing.B) {
+		e := newAPIEnvAt(b, filepath.Join(dir, "files"), engine.Options{Limits: files.Limits{MaxFileBytes: 1 << 30, MaxConversationBytes: 4 << 30}, Versions: -1})
+		b.SetBytes(uploadBenchBytes)
+		for b.Loop() {
+			curlUpload(b, curl, e.srv.URL+"/api/files/upload?conversation=bench", src)
+			if err := e.store.RemoveConversation(context.Background(), "bench"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("bare-curl", func(b *testing.B) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			f, err := os.Create(dst)
+			if err == nil {
+				_, err = io.Copy(f, r.Body)
+				err = errors.Join(err, f.Sync(), f.Close())
+			}
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			w.WriteHeader(http.StatusCreated)
+		}))
+		defer srv.Close()
+		b.SetBytes(uploadBenchBytes)
+		for b.Loop() {
+			curlUpload(b, curl, srv.URL, src)
+			os.Remove(dst)
+		}
+	})
+}
+
+// curlUpload posts the file at path as a multipart upload with curl.
+func curlUpload(b *testing.B, curl, url, path string) {
+	out, err := exec.Command(curl, "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-F", "file=@"+path, url).CombinedOutput()
+	if err != nil || string(out) != "201" {
+		b.Fatalf("curl: %v %s", err, out)
+	}
 }
 
 // uploadFile streams the file at path as a multipart upload.

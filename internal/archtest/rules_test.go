@@ -98,7 +98,7 @@ var rules = map[string]rule{
 	// routes and routes/mcp are two doors over the same packages: neither
 	// imports the other, and neither names a storage implementation.
 	"routes": {mayImport: may("files", "files/driver", "engine", "content/...", "formats", "ops", "auth", "internal/keyrows", "runtime", "runtime/lint", "prompts",
-		"internal/links", "internal/signing", "internal/metrics", "internal/lru")},
+		"internal/links", "internal/signing", "internal/metrics", "internal/lru", "internal/formparts")},
 	"routes/mcp": {mayImport: may("files", "files/driver", "engine", "content/...", "formats", "ops", "auth", "internal/keyrows", "runtime", "runtime/lint", "prompts", "internal/signing"),
 		mustNot: []string{"modernc.org/sqlite"}},
 	// cmd/convfiles wires everything; nothing imports it.
@@ -108,6 +108,7 @@ var rules = map[string]rule{
 	"internal/bytesize":   {},
 	"internal/peakrss":    {},
 	"internal/lru":        {},
+	"internal/formparts":  {},
 	"internal/needs":      {},
 	"internal/keyrows":    {},
 	"internal/testserver": {},
