@@ -10,6 +10,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"convfiles/files"
@@ -28,6 +29,22 @@ type Metrics struct {
 	limits   *prometheus.CounterVec
 	events   *prometheus.CounterVec
 	written  prometheus.Counter
+	// byRequest keeps each (route, method, code)'s series, so that a
+	// request costs a map look-up, not a hash of its labels. Routes are
+	// templates and methods are mapped to a few, so it stays small.
+	byRequest sync.Map // requestKey → requestSeries
+}
+
+// requestKey names one request series.
+type requestKey struct {
+	route, method string
+	code          int
+}
+
+// requestSeries is a request series' counter and latency histogram.
+type requestSeries struct {
+	count   prometheus.Counter
+	latency prometheus.Observer
 }
 
 // New returns the server's metrics, with the Go runtime's and the
@@ -74,8 +91,16 @@ func (m *Metrics) Request(route, method string, code int, took time.Duration) {
 	if m == nil {
 		return
 	}
-	m.requests.WithLabelValues(route, method, strconv.Itoa(code)).Inc()
-	m.latency.WithLabelValues(route, method).Observe(took.Seconds())
+	k := requestKey{route, methodLabel(method), code}
+	rs, ok := m.byRequest.Load(k)
+	if !ok {
+		rs, _ = m.byRequest.LoadOrStore(k, requestSeries{
+			count:   m.requests.WithLabelValues(k.route, k.method, strconv.Itoa(code)),
+			latency: m.latency.WithLabelValues(k.route, k.method),
+		})
+	}
+	rs.(requestSeries).count.Inc()
+	rs.(requestSeries).latency.Observe(took.Seconds())
 	switch code {
 	case http.StatusTooManyRequests:
 		m.LimitHit("rate")
@@ -84,6 +109,18 @@ func (m *Metrics) Request(route, method string, code int, took time.Duration) {
 	case http.StatusInsufficientStorage:
 		m.LimitHit("storage")
 	}
+}
+
+// methodLabel is the label of a request's method: one of HTTP's own, or
+// OTHER. A client chooses the method, and a label per method it makes up
+// would let it grow the server's series without bound.
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return method
+	}
+	return "OTHER"
 }
 
 // Run counts a finished script run; outcome is "ok" or its error type.

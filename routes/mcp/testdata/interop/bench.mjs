@@ -7,7 +7,8 @@
 // With in-flight 1 (the default) calls are sequential, as an LLM client
 // makes them; with more, that many calls are kept in flight at once (a
 // client running sub-agents in parallel). Prints one JSON line per server
-// and operation with the median of the rounds.
+// and operation with the median, min and max of the rounds, which run
+// interleaved.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,37 +42,48 @@ async function timed(n, fn) {
   return Number(process.hrtime.bigint() - start) / 1e9;
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
 
-async function measure(label, client, write, read) {
-  await timed(200, write); // warm up: every name exists, caches are hot
-  await timed(200, read);
-  const w = [], r = [];
+// measure runs the rounds interleaved, each round every server's writes
+// then reads, so that a shared machine's drift falls on every server alike,
+// and prints each server's and operation's min / median / max.
+async function measure(servers) {
+  for (const s of servers) {
+    await timed(200, s.write); // warm up: every name exists, caches are hot
+    await timed(200, s.read);
+    s.w = [];
+    s.r = [];
+  }
   for (let k = 0; k < rounds; k++) {
-    w.push(calls / (await timed(calls, write)));
-    r.push(calls / (await timed(calls, read)));
+    for (const s of servers) s.w.push(calls / (await timed(calls, s.write)));
+    for (const s of servers) s.r.push(calls / (await timed(calls, s.read)));
   }
-  for (const [op, xs] of [["write 1 KiB", w], ["read 1 KiB", r]]) {
-    console.log(JSON.stringify({ server: label, op, in_flight: inflight, calls_per_s: Math.round(median(xs)), rounds: xs.map(Math.round) }));
+  for (const s of servers) {
+    for (const [op, xs] of [["write 1 KiB", s.w], ["read 1 KiB", s.r]]) {
+      const o = sorted(xs);
+      console.log(JSON.stringify({ server: s.label, op, in_flight: inflight, calls_per_s: Math.round(o[Math.floor((o.length - 1) / 2)]),
+        min: Math.round(o[0]), max: Math.round(o[o.length - 1]), rounds: xs.map(Math.round) }));
+    }
+    await s.client.close();
   }
-  await client.close();
 }
 
 const work = mkdtempSync(join(tmpdir(), "convfiles-mcp-bench-"));
 try {
   const cf = await connect(bin, ["mcp", "--conversation", "bench"],
     { XDG_DATA_HOME: join(work, "data"), XDG_CONFIG_HOME: join(work, "config") });
-  await measure("convfiles", cf,
-    (i) => cf.callTool({ name: "file_write_text", arguments: { id: `f${i % names}.txt`, content } }),
-    (i) => cf.callTool({ name: "file_read_text", arguments: { id: `f${i % names}.txt` } }));
-
   const root = join(work, "fs");
   (await import("node:fs")).mkdirSync(root);
   const server = fileURLToPath(new URL("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));
   const fs = await connect(process.execPath, [server, root], {});
-  await measure("server-filesystem", fs,
-    (i) => fs.callTool({ name: "write_file", arguments: { path: join(root, `f${i % names}.txt`), content } }),
-    (i) => fs.callTool({ name: "read_text_file", arguments: { path: join(root, `f${i % names}.txt`) } }));
+  await measure([
+    { label: "convfiles", client: cf,
+      write: (i) => cf.callTool({ name: "file_write_text", arguments: { id: `f${i % names}.txt`, content } }),
+      read: (i) => cf.callTool({ name: "file_read_text", arguments: { id: `f${i % names}.txt` } }) },
+    { label: "server-filesystem", client: fs,
+      write: (i) => fs.callTool({ name: "write_file", arguments: { path: join(root, `f${i % names}.txt`), content } }),
+      read: (i) => fs.callTool({ name: "read_text_file", arguments: { path: join(root, `f${i % names}.txt`) } }) },
+  ]);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
