@@ -73,11 +73,18 @@ type ImageWritten struct {
 // f ("" keeps the source's, or PNG for one convfiles does not write).
 func (e Env) transform(ctx context.Context, op, file string, o ImageOutput, f images.Format, suffix func(image.Image) string,
 	fn func(img image.Image) (image.Image, error)) (ImageWritten, error) {
+	return e.transformDecoded(ctx, op, file, o, f, suffix, images.Decode, fn)
+}
+
+// transformDecoded is transform with the decode it does: Resize decodes
+// a large JPEG straight at the size it needs.
+func (e Env) transformDecoded(ctx context.Context, op, file string, o ImageOutput, f images.Format, suffix func(image.Image) string,
+	decode func([]byte) (image.Image, images.Info, error), fn func(img image.Image) (image.Image, error)) (ImageWritten, error) {
 	src, err := e.load(ctx, file)
 	if err != nil {
 		return ImageWritten{}, err
 	}
-	img, info, err := images.Decode(src.data)
+	img, info, err := decode(src.data)
 	if err != nil {
 		return ImageWritten{}, refused(op, src.name, err)
 	}
@@ -132,7 +139,10 @@ func Resize(ctx context.Context, e Env, a ResizeArgs) (ImageWritten, error) {
 	if err != nil {
 		return ImageWritten{}, refused("image.resize", a.File, err)
 	}
-	return e.transform(ctx, "image.resize", a.File, a.ImageOutput, "", sizeSuffix, func(img image.Image) (image.Image, error) {
+	decode := func(data []byte) (image.Image, images.Info, error) {
+		return images.DecodeToResize(data, a.Width, a.Height, fit)
+	}
+	return e.transformDecoded(ctx, "image.resize", a.File, a.ImageOutput, "", sizeSuffix, decode, func(img image.Image) (image.Image, error) {
 		return images.Resize(img, a.Width, a.Height, fit)
 	})
 }
@@ -284,7 +294,7 @@ func ToBase64(ctx context.Context, e Env, a Base64Args) (Encoded, error) {
 	if f == info.Format && info.Orientation == 1 && info.Width <= mw && info.Height <= mh && fits {
 		return Encoded{Data: src.data, MIME: f.MIME(), Width: info.Width, Height: info.Height}, nil
 	}
-	img, _, err := images.Decode(src.data)
+	img, _, err := images.DecodeToFit(src.data, mw, mh)
 	if err != nil {
 		return Encoded{}, refused("image.toBase64", src.name, err)
 	}

@@ -68,9 +68,15 @@ func Encode(w io.Writer, img image.Image, f Format, o EncodeOptions) error {
 	return content.Refuse(content.ErrUnsupported, "cannot write %s images: use png, jpeg, webp or gif", f)
 }
 
-// flatten lays an image with transparency on white.
+// flatten lays an image with transparency on white. An opaque NRGBA
+// image is given to the encoder as the RGBA image its bytes also are
+// (with every alpha 255 the two are the same), which image/jpeg converts
+// a row at a time instead of a pixel at a time through At.
 func flatten(img image.Image) image.Image {
 	if opaque, ok := img.(interface{ Opaque() bool }); ok && opaque.Opaque() {
+		if m, ok := img.(*image.NRGBA); ok {
+			return &image.RGBA{Pix: m.Pix, Stride: m.Stride, Rect: m.Rect}
+		}
 		return img
 	}
 	b := img.Bounds()

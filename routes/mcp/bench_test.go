@@ -46,8 +46,22 @@ func BenchmarkToolCall(b *testing.B) {
 
 // BenchmarkStdioRead is the server's whole share of a 1 KiB file_read_text
 // over the stdio transport: raw request lines in, answer lines out, no
-// client library.
+// client library; and of a ping, the floor of any request through the
+// MCP SDK.
 func BenchmarkStdioRead(b *testing.B) {
+	b.Run("read-1KiB", func(b *testing.B) {
+		stdioRoundTrips(b, func(i int) string {
+			return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"file_read_text","arguments":{"id":"f.txt"}}}`, i)
+		})
+	})
+	b.Run("ping", func(b *testing.B) {
+		stdioRoundTrips(b, func(i int) string { return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i) })
+	})
+}
+
+// stdioRoundTrips sends b.N requests, each line(i) after the last one's
+// answer, to a server over stdio that holds a 1 KiB f.txt.
+func stdioRoundTrips(b *testing.B, line func(i int) string) {
 	e := newEnv(b, "bench")
 	e.ok("file_write_text", map[string]any{"id": "f.txt", "content": strings.Repeat("x", 1023) + "\n"}, nil)
 	inR, inW := io.Pipe()
@@ -67,6 +81,6 @@ func BenchmarkStdioRead(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"file_read_text","arguments":{"id":"f.txt"}}}`, i+1))
+		roundTrip(line(i + 1))
 	}
 }
