@@ -19,44 +19,56 @@ func (t *writeTx) apply(c driver.Change) (driver.Applied, error) {
 // changeWriter is the transaction's SQL for driver.ApplyChange.
 type changeWriter struct{ t *writeTx }
 
+// The statements whose answers ApplyChange does not read are put off
+// (see later) and go with the next one it reads: an overwrite's kept
+// version, live row and pruning go in one round trip, its dropped rows and
+// event in another.
+
 func (w changeWriter) InsertVersion(conversation string, v files.Version) error {
-	return w.t.insertVersion(conversation, v)
+	w.t.later(keepVersion,
+		v.FileID, v.Version, conversation, v.Name, v.MIME, v.Size, v.SHA256, nanos(v.Saved), nanos(v.Kept), v.Reason, v.Blob)
+	return nil
 }
 
 func (w changeWriter) MarkDeleted(id string, now time.Time) error {
-	return w.t.markDeleted(id, now.UnixNano())
+	w.t.later(markDeleted, now.UnixNano(), id)
+	return nil
 }
 
+// PutLive writes rec as a live file. Another live row with its name (one
+// the caller did not know about) is marked deleted first, so the name
+// stays unique.
 func (w changeWriter) PutLive(rec files.Record, now time.Time) error {
-	return w.t.putLive(rec, now.UnixNano())
+	w.t.later(`UPDATE files SET deleted_on = $1 WHERE conversation = $2 AND name = $3 AND deleted_on IS NULL AND id <> $4`,
+		now.UnixNano(), rec.Conversation, rec.Name, rec.ID)
+	w.t.later(`DELETE FROM files WHERE conversation = $1 AND name = $2 AND deleted_on IS NOT NULL AND id <> $3
+		AND NOT EXISTS (SELECT 1 FROM versions WHERE file_id = files.id)`, rec.Conversation, rec.Name, rec.ID)
+	w.t.later(insertLive, rec.ID, rec.Conversation, rec.Name, rec.MIME, rec.Size, rec.SHA256, max(rec.Version, 1), string(rec.Source),
+		rec.Session, nanos(rec.Created), nanos(rec.Modified), rec.DiskTime, rec.DerivedFrom, rec.Blob)
+	return nil
 }
 
 func (w changeWriter) Prune(fileID string, keep int) ([]files.Version, error) {
 	return w.t.prune(fileID, keep)
 }
 
-func (w changeWriter) DropUnkept(id string) error { return w.t.dropUnkept(id) }
+// DropUnkept removes the row of a deleted file that has no versions left:
+// nothing of it can be restored any more.
+func (w changeWriter) DropUnkept(id string) error {
+	w.t.later(dropIfBare, id, id)
+	return nil
+}
 
 func (w changeWriter) InsertEvent(ev files.Event) (files.Event, error) { return w.t.insertEvent(ev) }
 
+// exec runs a statement now, after any put off.
 func (t *writeTx) exec(sql string, args ...any) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
+	t.usageAfter = nil
 	_, err := t.tx.Exec(t.ctx, sql, args...)
 	return err
-}
-
-// putLive writes rec as a live file. Another live row with its name (one
-// the caller did not know about) is marked deleted first, so the name
-// stays unique. The three statements go in one round trip (a pipeline:
-// the server still runs them one after another).
-func (t *writeTx) putLive(rec files.Record, now int64) error {
-	var b pgx.Batch
-	b.Queue(`UPDATE files SET deleted_on = $1 WHERE conversation = $2 AND name = $3 AND deleted_on IS NULL AND id <> $4`,
-		now, rec.Conversation, rec.Name, rec.ID)
-	b.Queue(`DELETE FROM files WHERE conversation = $1 AND name = $2 AND deleted_on IS NOT NULL AND id <> $3
-		AND NOT EXISTS (SELECT 1 FROM versions WHERE file_id = files.id)`, rec.Conversation, rec.Name, rec.ID)
-	b.Queue(insertLive, rec.ID, rec.Conversation, rec.Name, rec.MIME, rec.Size, rec.SHA256, max(rec.Version, 1), string(rec.Source),
-		rec.Session, nanos(rec.Created), nanos(rec.Modified), rec.DiskTime, rec.DerivedFrom, rec.Blob)
-	return t.tx.SendBatch(t.ctx, &b).Close()
 }
 
 // insertLive writes a row, live, where no other live row has its name.
@@ -68,33 +80,19 @@ const insertLive = `INSERT INTO files (id, conversation, name, mime_type, size, 
 		modified_on = excluded.modified_on, deleted_on = NULL, disk_time = excluded.disk_time,
 		blob = excluded.blob`
 
-// insertLive writes rec's row, live, where no other live row has its name.
-func (t *writeTx) insertLive(rec files.Record) error {
-	return t.exec(insertLive, rec.ID, rec.Conversation, rec.Name, rec.MIME, rec.Size, rec.SHA256, max(rec.Version, 1), string(rec.Source),
-		rec.Session, nanos(rec.Created), nanos(rec.Modified), rec.DiskTime, rec.DerivedFrom, rec.Blob)
-}
-
-func (t *writeTx) markDeleted(id string, now int64) error {
-	return t.exec(markDeleted, now, id)
-}
-
-// dropUnkept removes the row of a deleted file that has no versions left:
-// nothing of it can be restored any more.
-func (t *writeTx) dropUnkept(id string) error {
-	return t.exec(dropIfBare, id, id)
-}
-
-func (t *writeTx) insertVersion(conversation string, v files.Version) error {
-	return t.exec(keepVersion,
-		v.FileID, v.Version, conversation, v.Name, v.MIME, v.Size, v.SHA256, nanos(v.Saved), nanos(v.Kept), v.Reason, v.Blob)
-}
-
 // prune drops the versions of a file beyond the newest keep and returns
 // them, so their bytes can be removed.
 func (t *writeTx) prune(fileID string, keep int) ([]files.Version, error) {
-	rows, err := t.tx.Query(t.ctx, `DELETE FROM versions WHERE file_id = $1 AND version IN (
+	var b pgx.Batch
+	b.Queue(`DELETE FROM versions WHERE file_id = $1 AND version IN (
 			SELECT version FROM versions WHERE file_id = $1 ORDER BY version DESC OFFSET $2)
 		RETURNING version, size, blob`, fileID, max(keep, 0))
+	br, err := t.sendWith(&b)
+	if err != nil {
+		return nil, err
+	}
+	defer br.Close()
+	rows, err := br.Query()
 	if err != nil {
 		return nil, err
 	}

@@ -24,10 +24,26 @@ const eventsChannel = "convfiles_events"
 // commits, and not at all when it rolls back.
 func (t *writeTx) insertEvent(ev files.Event) (files.Event, error) {
 	ev.Time = fromNanos(ev.Time.UnixNano())
-	if err := t.tx.QueryRow(t.ctx, addEvent, eventsChannel, ev.Conversation, string(ev.Type), ev.ID, ev.Name, ev.Size,
-		ev.MIME, ev.Session, ev.RenamedFrom, ev.Time.UnixNano()).Scan(&ev.Seq); err != nil {
+	var b pgx.Batch
+	b.Queue(addEvent, eventsChannel, ev.Conversation, string(ev.Type), ev.ID, ev.Name, ev.Size,
+		ev.MIME, ev.Session, ev.RenamedFrom, ev.Time.UnixNano())
+	b.Queue(usageOf, ev.Conversation) // what the change leaves: asked next (see usageAfterEvent)
+	br, err := t.sendWith(&b)
+	if err != nil {
 		return ev, err
 	}
+	if err := br.QueryRow().Scan(&ev.Seq); err != nil {
+		br.Close()
+		return ev, err
+	}
+	after, err := readUsageAfter(br, ev.Conversation)
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return ev, err
+	}
+	t.usageAfter = after
 	if every := min(max(t.ix.eventsKept/100, 1), 1000); ev.Seq%every == 0 {
 		return ev, t.exec(pruneEvents, ev.Seq-t.ix.eventsKept)
 	}

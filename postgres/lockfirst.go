@@ -13,10 +13,40 @@ import (
 // by one. Once the lock is held it is the transaction itself.
 func (t *writeTx) lockFirst(conversation string) querier {
 	if t.locked[conversation] {
-		return t.tx
+		return t.reader()
 	}
 	return lockingQuerier{t, conversation}
 }
+
+// reader is the transaction as a querier that sends the statements put
+// off (see later) before its query, so it reads what they did.
+func (t *writeTx) reader() querier {
+	if t.pending.Len() == 0 {
+		return t.tx
+	}
+	return flushingQuerier{t}
+}
+
+type flushingQuerier struct{ t *writeTx }
+
+func (q flushingQuerier) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	if err := q.t.flush(); err != nil {
+		return nil, err
+	}
+	return q.t.tx.Query(ctx, sql, args...)
+}
+
+func (q flushingQuerier) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	if err := q.t.flush(); err != nil {
+		return errRow{err}
+	}
+	return q.t.tx.QueryRow(ctx, sql, args...)
+}
+
+// errRow is a row whose query could not be sent.
+type errRow struct{ err error }
+
+func (r errRow) Scan(...any) error { return r.err }
 
 type lockingQuerier struct {
 	t            *writeTx
@@ -36,7 +66,11 @@ func (q lockingQuerier) QueryRow(ctx context.Context, sql string, args ...any) p
 	var b pgx.Batch
 	b.Queue(lockConversation, q.conversation)
 	b.Queue(sql, args...)
-	return lockedRow{q, q.t.tx.SendBatch(ctx, &b)}
+	br, err := q.t.sendWith(&b)
+	if err != nil {
+		return errRow{err}
+	}
+	return lockedRow{q, br}
 }
 
 // lockedRow reads the lock's answer, then the row's, and ends the batch.

@@ -93,16 +93,19 @@ func (t *writeTx) recordStored(conversation string, p driver.PendingFile, now ti
 	modified := time.Unix(0, d.DiskTime)
 	var rec files.Record
 	typ := files.FileCreated
-	put := func(rec files.Record) error { return t.insertLive(rec) }
+	put := func(rec files.Record) error {
+		return t.exec(insertLive, rec.ID, rec.Conversation, rec.Name, rec.MIME, rec.Size, rec.SHA256, max(rec.Version, 1), string(rec.Source),
+			rec.Session, nanos(rec.Created), nanos(rec.Modified), rec.DiskTime, rec.DerivedFrom, rec.Blob)
+	}
 	if p.Known {
 		var err error
-		if rec, err = byID(t.ctx, t.tx, p.Prev.ID); err != nil {
+		if rec, err = byID(t.ctx, t.reader(), p.Prev.ID); err != nil {
 			return files.Event{}, err
 		}
 		if rec.Size == d.Size && rec.SHA256 == p.SHA {
 			return files.Event{}, t.exec(touchDiskTime, d.DiskTime, d.DiskTime, rec.ID)
 		}
-		typ, put = files.FileModified, func(rec files.Record) error { return t.putLive(rec, now.UnixNano()) }
+		typ, put = files.FileModified, func(rec files.Record) error { return changeWriter{t}.PutLive(rec, now) }
 	} else {
 		rec = files.Record{ID: newID(), Conversation: conversation, Name: d.Name, Source: files.SourceCreated, Created: modified}
 	}
@@ -121,7 +124,7 @@ func (r reconciler) DropVanished(ctx context.Context, conversation string, gone 
 		events = events[:0]
 		now := r.ix.now()
 		for name, st := range gone {
-			if err := t.markDeleted(st.ID, now.UnixNano()); err != nil {
+			if err := (changeWriter{t}).MarkDeleted(st.ID, now); err != nil {
 				return err
 			}
 			ev, err := t.insertEvent(files.Event{Type: files.FileDeleted, Conversation: conversation, ID: st.ID, Name: name, Time: now})

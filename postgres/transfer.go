@@ -21,7 +21,10 @@ func (t *writeTx) Import(rec files.Record, versions []files.Version) error {
 	if err := t.lock(rec.Conversation); err != nil {
 		return wrap("import", err)
 	}
-	return wrap("import", driver.ImportRows(rec, versions, changeWriter{t}))
+	if err := driver.ImportRows(rec, versions, changeWriter{t}); err != nil {
+		return wrap("import", err)
+	}
+	return wrap("import", t.flush())
 }
 
 // ContinueEvents makes the next event's number greater than after.

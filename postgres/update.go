@@ -71,7 +71,11 @@ func (ix *Index) inTx(ctx context.Context, fn func(*writeTx) error) (err error) 
 			cancel()
 		}
 	}()
-	if err := fn(&writeTx{ix: ix, ctx: ctx, tx: tx}); err != nil {
+	wt := &writeTx{ix: ix, ctx: ctx, tx: tx}
+	if err := fn(wt); err != nil {
+		return err
+	}
+	if err := wt.flush(); err != nil {
 		return err
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
@@ -94,6 +98,10 @@ type writeTx struct {
 	tx     pgx.Tx
 	locked map[string]bool
 	events int // events added so far (see insertEvent)
+	// pending holds the statements put off (see later); usageAfter the
+	// usage read with the last event (see insertEvent).
+	pending    pgx.Batch
+	usageAfter *usageAfterEvent
 }
 
 var _ driver.Tx = (*writeTx)(nil)
@@ -103,7 +111,7 @@ func (t *writeTx) lock(conversation string) error {
 	if t.locked[conversation] {
 		return nil
 	}
-	if _, err := t.tx.Exec(t.ctx, lockConversation, conversation); err != nil {
+	if err := t.exec(lockConversation, conversation); err != nil {
 		return err
 	}
 	if t.locked == nil {
@@ -120,14 +128,14 @@ func (t *writeTx) Lookup(conversation, name string) (files.Record, error) {
 // ByID finds the file's conversation, locks it, and reads the row again:
 // what the first read saw may have changed before the lock was taken.
 func (t *writeTx) ByID(id string) (files.Record, error) {
-	rec, err := byID(t.ctx, t.tx, id)
+	rec, err := byID(t.ctx, t.reader(), id)
 	if err != nil || t.locked[rec.Conversation] {
 		return rec, err
 	}
 	if err := t.lock(rec.Conversation); err != nil {
 		return files.Record{}, wrap("find", err)
 	}
-	return byID(t.ctx, t.tx, id)
+	return byID(t.ctx, t.reader(), id)
 }
 
 // IsFolder looks for one live name below name, under the conversation's
@@ -140,6 +148,10 @@ func (t *writeTx) IsFolder(conversation, name string) (bool, error) {
 }
 
 func (t *writeTx) Usage(conversation string) (files.Usage, error) {
+	if u := t.usageAfter; u != nil && u.conversation == conversation && t.locked[conversation] {
+		t.usageAfter = nil
+		return u.usage, nil
+	}
 	return usage(t.ctx, t.lockFirst(conversation), conversation)
 }
 
@@ -149,7 +161,7 @@ func (t *writeTx) Usage(conversation string) (files.Usage, error) {
 // room for one change and both commit. starts_with compares bytes,
 // whatever the database's collation.
 func (t *writeTx) AllowanceUsage(a files.Allowance) (int64, error) {
-	if _, err := t.tx.Exec(t.ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, a.Lock()); err != nil {
+	if err := t.exec(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, a.Lock()); err != nil {
 		return 0, wrap("usage", err)
 	}
 	var held int64
@@ -166,7 +178,11 @@ func (t *writeTx) Apply(c driver.Change) (driver.Applied, error) {
 	if err := t.lock(c.Record.Conversation); err != nil {
 		return driver.Applied{}, wrap("index", err)
 	}
-	return t.apply(c)
+	res, err := t.apply(c)
+	if err == nil {
+		err = wrap("index", t.flush())
+	}
+	return res, err
 }
 
 // querier is what reads need: the pool or a transaction.
