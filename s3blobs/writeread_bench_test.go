@@ -3,6 +3,7 @@ package s3blobs_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"convfiles/content"
 	"convfiles/engine"
 	"convfiles/files"
+	"convfiles/files/driver"
 	"convfiles/internal/pgserver"
 	"convfiles/sqlite"
 )
@@ -17,7 +19,8 @@ import (
 // BenchmarkWriteRead1KiB is one durable, indexed 1 KiB overwrite and one
 // read of it, on PostgreSQL and S3 as a replica runs them, against the
 // same on the local store (SQLite and the data folder) in the same run.
-// It reports each side's write and read time.
+// It reports each side's write and read time, and the floor of a write
+// on PostgreSQL + S3: its S3 PUT alone.
 //
 //	go test ./s3blobs -run '^$' -bench WriteRead1KiB -benchtime 500x -count 4
 func BenchmarkWriteRead1KiB(b *testing.B) {
@@ -63,4 +66,30 @@ func BenchmarkWriteRead1KiB(b *testing.B) {
 			b.ReportMetric(float64(read.Microseconds())/float64(b.N), "read-µs")
 		})
 	}
+	// The floor of a write on PostgreSQL + S3: the PUT of its 1 KiB alone,
+	// through the same client to the same server, which a write makes
+	// before its transaction.
+	b.Run("s3-put-alone", func(b *testing.B) {
+		blobs := openBucket(b, "bench-put")
+		ctx := context.Background()
+		i := 0
+		for b.Loop() {
+			i++
+			key := driver.BlobKey{Conversation: "bench", Path: fmt.Sprintf("obj-%d", i)}
+			w, err := blobs.Create(ctx, key)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := w.Write(data); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := w.Seal(ctx); err != nil {
+				b.Fatal(err)
+			}
+			if err := w.Put(ctx, key, false); err != nil {
+				b.Fatal(err)
+			}
+			w.Close()
+		}
+	})
 }
