@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"time"
 
 	"convfiles/files"
@@ -13,24 +12,19 @@ import (
 	"github.com/minio/minio-go/v7"
 )
 
-// writer is bytes on their way to the store: a spool file, unlinked at
-// once so that a crash leaves nothing behind, uploaded by Put.
+// writer is bytes on their way to the store, spooled (in memory while
+// small, see spool) and uploaded by Put.
 type writer struct {
 	b      *Blobs
-	f      *os.File
+	f      *spool
 	sealed bool
 	size   int64
 	closed bool
 }
 
-// Create starts new bytes in the spool folder.
+// Create starts new bytes.
 func (b *Blobs) Create(ctx context.Context, key driver.BlobKey) (driver.BlobWriter, error) {
-	f, err := os.CreateTemp(b.cfg.SpoolDir, "convfiles-upload-*")
-	if err != nil {
-		return nil, files.E("write", files.KindInternal, key.Path, "cannot create a spool file", err)
-	}
-	os.Remove(f.Name())
-	return &writer{b: b, f: f}, nil
+	return &writer{b: b, f: &spool{dir: b.cfg.SpoolDir}}, nil
 }
 
 func (w *writer) Write(p []byte) (int, error) {
@@ -50,11 +44,11 @@ func (w *writer) Seal(ctx context.Context) (files.BlobInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return files.BlobInfo{}, files.E("write", files.KindCancelled, "", "cancelled", err)
 	}
-	fi, err := w.f.Stat()
+	size, err := w.f.size()
 	if err != nil {
 		return files.BlobInfo{}, files.E("write", files.KindInternal, "", "cannot read the spool file", err)
 	}
-	w.sealed, w.size = true, fi.Size()
+	w.sealed, w.size = true, size
 	return files.BlobInfo{Size: w.size, ModTime: time.Now()}, nil
 }
 
@@ -101,7 +95,7 @@ func (w *writer) keepWritten(name string) {
 	w.b.cache.put(name, data)
 }
 
-// Close drops the spool file.
+// Close drops the spooled bytes.
 func (w *writer) Close() error {
 	if w.closed {
 		return nil
