@@ -139,8 +139,13 @@ func Decode(data []byte) (image.Image, Info, error) {
 	if err != nil {
 		return nil, in, err
 	}
+	return decodeProbed(data, in)
+}
+
+// decodeProbed decodes data whole, in being what Probe said of it.
+func decodeProbed(data []byte, in Info) (image.Image, Info, error) {
 	var img image.Image
-	err = content.Guard("the "+string(in.Format)+" image", func() (err error) {
+	err := content.Guard("the "+string(in.Format)+" image", func() (err error) {
 		img, err = codecs[in.Format].decode(bytes.NewReader(data))
 		return err
 	})

@@ -59,8 +59,8 @@ func resampledSize(w, h, width, height int, fit Fit) (int, int) {
 // at least 1.5 times w × h, so the resampling filter still does the last
 // step, as libvips shrinks on load: the blocks' lowest frequencies are
 // all that is decoded. Any other image, and a JPEG jpegscaled leaves to
-// image/jpeg (progressive, CMYK, damaged), is decoded whole by Decode,
-// whose answer, refusals included, is the caller's.
+// image/jpeg (progressive, CMYK, damaged), is decoded whole as Decode
+// does, whose answer, refusals included, is the caller's.
 func decodeShrunk(data []byte, in Info, w, h int) (image.Image, Info, error) {
 	scale := 1
 	for in.Format == JPEG && scale < 8 && 2*in.Width >= 3*w*2*scale && 2*in.Height >= 3*h*2*scale {
@@ -76,5 +76,5 @@ func decodeShrunk(data []byte, in Info, w, h int) (image.Image, Info, error) {
 			return orient(img, in.Orientation), in, nil
 		}
 	}
-	return Decode(data)
+	return decodeProbed(data, in)
 }
