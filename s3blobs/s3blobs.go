@@ -78,6 +78,9 @@ type Blobs struct {
 	cfg    Config
 	prefix string // "" or ending in "/"
 	cache  *objectCache
+	// spooled is what the writers of this store hold in memory at once
+	// (see spool): past spoolMemory, a writer spools to disk.
+	spooled *memoryBudget
 }
 
 var _ driver.ObjectStore = (*Blobs)(nil)
@@ -129,7 +132,8 @@ func Open(ctx context.Context, cfg Config) (*Blobs, error) {
 	if cfg.CacheBytes == 0 {
 		cfg.CacheBytes = DefaultCacheBytes
 	}
-	return &Blobs{c: c, public: public, cfg: cfg, prefix: prefix, cache: newObjectCache(cfg.CacheBytes)}, nil
+	return &Blobs{c: c, public: public, cfg: cfg, prefix: prefix, cache: newObjectCache(cfg.CacheBytes),
+		spooled: &memoryBudget{max: spoolMemory}}, nil
 }
 
 // client makes a minio client for an endpoint: host:port (TLS unless

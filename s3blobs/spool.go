@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"sync"
 
 	"convfiles/files"
 )
@@ -13,21 +14,54 @@ import (
 // an unlink and a write on the local disk for every one of them.
 const memorySpool = 256 << 10
 
-// spool holds a writer's bytes: in memory up to memorySpool, then in an
-// unlinked file of the spool folder. Writes may seek, as the engine's
-// edits do; a write past the end leaves zeros, as a file does.
+// spoolMemory bounds what all the writers of a store keep in memory at
+// once: an upload of many files holds every one of them until it commits.
+const spoolMemory = 64 << 20
+
+// memoryBudget is bytes shared by the spools of a store.
+type memoryBudget struct {
+	mu        sync.Mutex
+	used, max int64
+}
+
+// take reserves n bytes, or reports that they are not there.
+func (m *memoryBudget) take(n int64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.used+n > m.max {
+		return false
+	}
+	m.used += n
+	return true
+}
+
+// give returns n bytes taken.
+func (m *memoryBudget) give(n int64) {
+	m.mu.Lock()
+	m.used -= n
+	m.mu.Unlock()
+}
+
+// spool holds a writer's bytes: in memory up to memorySpool, while the
+// store's budget has room, then in an unlinked file of the spool folder.
+// Writes may seek, as the engine's edits do; a write past the end leaves
+// zeros, as a file does.
 type spool struct {
-	dir string
-	buf []byte
-	off int64
-	f   *os.File // once spilled
+	dir    string
+	budget *memoryBudget
+	buf    []byte
+	off    int64
+	f      *os.File // once spilled
 }
 
 // Write writes p at the current offset.
 func (s *spool) Write(p []byte) (int, error) {
-	if s.f == nil && s.off+int64(len(p)) > memorySpool {
-		if err := s.spill(); err != nil {
-			return 0, err
+	if s.f == nil {
+		grow := s.off + int64(len(p)) - int64(len(s.buf))
+		if s.off+int64(len(p)) > memorySpool || grow > 0 && !s.budget.take(grow) {
+			if err := s.spill(); err != nil {
+				return 0, err
+			}
 		}
 	}
 	if s.f != nil {
@@ -57,6 +91,7 @@ func (s *spool) spill() error {
 		f.Close()
 		return files.E("write", files.KindInternal, "", "cannot write the spool file", err)
 	}
+	s.budget.give(int64(len(s.buf)))
 	s.f, s.buf = f, nil
 	return nil
 }
@@ -93,8 +128,9 @@ func (s *spool) size() (int64, error) {
 
 // Close drops the bytes.
 func (s *spool) Close() error {
-	s.buf = nil
 	if s.f == nil {
+		s.budget.give(int64(len(s.buf)))
+		s.buf = nil
 		return nil
 	}
 	return s.f.Close()

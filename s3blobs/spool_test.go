@@ -11,7 +11,8 @@ import (
 // bytes stayed in memory or spilled to the spool folder past memorySpool.
 func TestASpoolIsAFileInMemoryOrOnDisk(t *testing.T) {
 	for _, total := range []int{1 << 10, memorySpool, memorySpool + 1, 3 * memorySpool} {
-		s := &spool{dir: t.TempDir()}
+		budget := &memoryBudget{max: spoolMemory}
+		s := &spool{dir: t.TempDir(), budget: budget}
 		want := make([]byte, 0, total)
 		chunk := bytes.Repeat([]byte("abcdefgh"), 1<<10)
 		for len(want) < total {
@@ -49,5 +50,33 @@ func TestASpoolIsAFileInMemoryOrOnDisk(t *testing.T) {
 			t.Errorf("%d bytes: a seek before the start was taken", total)
 		}
 		s.Close()
+		if budget.used != 0 {
+			t.Errorf("%d bytes: the closed spool still holds %d bytes of the budget", total, budget.used)
+		}
 	}
+}
+
+// TestSpoolsShareTheirStoresMemory: what the writers of one store keep in
+// memory is bounded all together: past the budget a writer spools to
+// disk, even a small one, and a closed writer gives its bytes back.
+func TestSpoolsShareTheirStoresMemory(t *testing.T) {
+	budget := &memoryBudget{max: 3 << 10}
+	dir := t.TempDir()
+	first, second := &spool{dir: dir, budget: budget}, &spool{dir: dir, budget: budget}
+	first.Write(make([]byte, 2<<10))
+	second.Write(make([]byte, 2<<10))
+	if first.f != nil || second.f == nil {
+		t.Fatalf("with room for one of them, in memory: first %v, second %v", first.f == nil, second.f == nil)
+	}
+	if budget.used != 2<<10 {
+		t.Fatalf("the budget holds %d bytes, want the first writer's 2048", budget.used)
+	}
+	first.Close()
+	second.Close()
+	third := &spool{dir: dir, budget: budget}
+	third.Write(make([]byte, 2<<10))
+	if third.f != nil || budget.used != 2<<10 {
+		t.Fatalf("after the others closed a small writer spilled (%v) or the budget is %d", third.f != nil, budget.used)
+	}
+	third.Close()
 }

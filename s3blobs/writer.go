@@ -24,7 +24,7 @@ type writer struct {
 
 // Create starts new bytes.
 func (b *Blobs) Create(ctx context.Context, key driver.BlobKey) (driver.BlobWriter, error) {
-	return &writer{b: b, f: &spool{dir: b.cfg.SpoolDir}}, nil
+	return &writer{b: b, f: &spool{dir: b.cfg.SpoolDir, budget: b.spooled}}, nil
 }
 
 func (w *writer) Write(p []byte) (int, error) {
