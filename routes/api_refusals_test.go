@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -45,7 +46,8 @@ func TestAPIRefusesBadRequests(t *testing.T) {
 
 // TestUploadRefusesMalformedBodies: a body that is not multipart, a
 // conversation field after the files, and a body cut off mid-file are
-// refused with 400, and none leaves a file behind.
+// refused with 400, more than 1,000 parts with 413, and none leaves a file
+// behind.
 func TestUploadRefusesMalformedBodies(t *testing.T) {
 	e := newAPIEnv(t, engine.Options{})
 	post := func(ctype string, body []byte) (int, string) {
@@ -69,6 +71,14 @@ func TestUploadRefusesMalformedBodies(t *testing.T) {
 	body, ctype = uploadBody(t, nil, part{name: "cut.txt", body: bytes.Repeat([]byte("y"), 1<<20)})
 	if st, msg := post(ctype, body.Bytes()[:body.Len()/2]); st != 400 || !strings.Contains(msg, "cut off") {
 		t.Errorf("cut-off body: %d %q", st, msg)
+	}
+	many := make([]part, 1001)
+	for i := range many {
+		many[i] = part{name: fmt.Sprintf("f%d.txt", i), body: []byte("x")}
+	}
+	body, ctype = uploadBody(t, nil, many...)
+	if st, msg := post(ctype, body.Bytes()); st != 413 || !strings.Contains(msg, "at most 1000 parts") {
+		t.Errorf("1001 files in one upload: %d %q", st, msg)
 	}
 	if names := listDir(e.dir + "/c1"); len(names) != 0 {
 		t.Errorf("refused uploads left %v", names)

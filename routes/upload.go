@@ -2,6 +2,7 @@ package routes
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -16,6 +17,10 @@ import (
 // uploadBuffer is how much of an upload is read, scanned for its boundary
 // and written at a time.
 const uploadBuffer = 512 << 10
+
+// maxUploadParts bounds the parts of one upload, files and fields: each
+// file waits, written but not committed, until the upload ends.
+const maxUploadParts = 1000
 
 // handleUpload is POST /api/files/upload: multipart/form-data with one or
 // more file parts, streamed to disk as they arrive. The conversation comes
@@ -69,13 +74,17 @@ type upload struct {
 // receive streams every file part into an uncommitted Writer.
 func (u *upload) receive(mr *formparts.Reader) error {
 	seen := map[string]bool{}
-	for {
+	for parts := 1; ; parts++ {
 		part, err := mr.NextPart()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return files.E("upload", files.KindInvalid, "", "the multipart body is malformed or was cut off", err)
+		}
+		if parts > maxUploadParts {
+			return files.E("upload", files.KindTooLarge, "", fmt.Sprintf(
+				"an upload holds at most %d parts (files and fields): send the rest in another upload", maxUploadParts), nil)
 		}
 		name := partFileName(part)
 		if name == "" {
