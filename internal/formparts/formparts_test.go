@@ -169,10 +169,20 @@ func TestACutOffBodyIsAReadErrorAndAWriterErrorIsNot(t *testing.T) {
 	}
 }
 
+// TestHugeHeadersAreRefused: a part's headers of more than 16 KiB, or of
+// more than 100 lines, are refused before they are parsed.
 func TestHugeHeadersAreRefused(t *testing.T) {
 	body := "--b\r\n" + strings.Repeat("X-A: "+strings.Repeat("v", 1000)+"\r\n", 20) + "\r\nbody\r\n--b--"
 	if _, err := NewReader(strings.NewReader(body), "b", 1<<20).NextPart(); err == nil || !strings.Contains(err.Error(), "too large") {
 		t.Fatalf("20 KB of headers: %v, want them refused as too large", err)
+	}
+	short := "--b\r\n" + strings.Repeat("X: y\r\n", 150) + "\r\nbody\r\n--b--"
+	if _, err := NewReader(strings.NewReader(short), "b", 1<<20).NextPart(); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Fatalf("150 short header lines: %v, want them refused as too large", err)
+	}
+	few := "--b\r\n" + strings.Repeat("X: y\r\n", 20) + "\r\nbody\r\n--b--"
+	if _, err := NewReader(strings.NewReader(few), "b", 1<<20).NextPart(); err != nil {
+		t.Fatalf("20 short header lines: %v, want them read", err)
 	}
 }
 
