@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -170,4 +171,27 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("decoded %v at 1/%d; image/jpeg decodes %v", got, scale, b)
 		}
 	})
+}
+
+// TestARunPastTheBlockEndIsDamage: AC codes whose runs carry the
+// coefficient index past 63 (here a one-bit code for "15 zeros, then a
+// one-bit value", sent five times) are a damaged block, refused, whether
+// the run is read through the fast table or not.
+func TestARunPastTheBlockEndIsDamage(t *testing.T) {
+	var d decoder
+	counts := [16]int{1}
+	if err := d.dc[0].build(counts, []byte{0}); err != nil { // "0": a DC difference of 0
+		t.Fatal(err)
+	}
+	for _, sym := range []byte{0xF1, 0xFA} { // run 15 with a 1-bit value (fast), a 10-bit one (not)
+		if err := d.ac[0].build(counts, []byte{sym}); err != nil {
+			t.Fatal(err)
+		}
+		c := &component{}
+		var coef [64]float32
+		b := &bitReader{data: make([]byte, 128)} // every code and value bit 0
+		if err := d.readBlock(b, c, 4, &coef); err == nil || !strings.Contains(err.Error(), "past the end of a block") {
+			t.Errorf("symbol %#x: %v, want a run past the end of the block refused", sym, err)
+		}
+	}
 }
