@@ -26,9 +26,16 @@ func DecodeToFit(data []byte, maxWidth, maxHeight int) (image.Image, Info, error
 	if err != nil {
 		return nil, in, err
 	}
+	// As FitWithin reads its bounds: 0 or less is no bound.
+	if maxWidth <= 0 {
+		maxWidth = in.Width
+	}
+	if maxHeight <= 0 {
+		maxHeight = in.Height
+	}
 	w, h := in.Width, in.Height
-	if maxWidth > 0 && w > maxWidth || maxHeight > 0 && h > maxHeight {
-		w, h = inside(w, h, max(maxWidth, 0), max(maxHeight, 0))
+	if w > maxWidth || h > maxHeight {
+		w, h = inside(w, h, maxWidth, maxHeight)
 	}
 	return decodeShrunk(data, in, w, h)
 }

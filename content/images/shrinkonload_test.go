@@ -112,6 +112,27 @@ func TestAShrunkDecodeIsTurnedAsItsEXIFSays(t *testing.T) {
 	}
 }
 
+// TestAFitWithOneBoundKeepsEnoughPixels: a bound of 0 or less is no
+// bound, as FitWithin reads it, so a fit into a width alone still decodes
+// enough pixels for it.
+func TestAFitWithOneBoundKeepsEnoughPixels(t *testing.T) {
+	data := photo(t)
+	for _, box := range [][2]int{{300, 0}, {0, 225}, {300, -1}} {
+		img, _, err := images.DecodeToFit(data, box[0], box[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 1600×1200 into 300 wide (or 225 high): a half, 800×600, is the
+		// smallest that keeps 1.5 times the result (a quarter is 400 wide).
+		if got := img.Bounds().Size(); got != image.Pt(800, 600) {
+			t.Errorf("fit into %v: decoded %v, want 800×600", box, got)
+		}
+		if got := images.FitWithin(img, box[0], box[1]).Bounds().Size(); got != image.Pt(300, 225) {
+			t.Errorf("fit into %v: fitted to %v, want 300×225", box, got)
+		}
+	}
+}
+
 func TestJPEGsTheScaledDecoderLeavesAreDecodedWhole(t *testing.T) {
 	data, err := os.ReadFile("jpegscaled/testdata/progressive.jpg")
 	if err != nil {
