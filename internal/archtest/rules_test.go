@@ -108,6 +108,9 @@ var rules = map[string]rule{
 	// bench/linkanchors serves the anchors a benchmark script measures
 	// links against: nothing of convfiles.
 	"bench/linkanchors": {},
+	// bench/mcpanchor is the floor a benchmark script measures the MCP
+	// door against: the MCP SDK alone, nothing of convfiles.
+	"bench/mcpanchor": {},
 	// the small internal helpers each do one thing and import no room.
 	"internal/textdiff":   {},
 	"internal/bytesize":   {},

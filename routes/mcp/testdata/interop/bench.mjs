@@ -1,8 +1,11 @@
 // Measures MCP tool calls per second over stdio, with the official
 // TypeScript SDK client, for convfiles and for the official MCP filesystem
 // server, in the same run: 1 KiB writes, then reads of the same files.
+// Given the binary of bench/mcpanchor too, it measures that floor as well:
+// the same Go SDK and transport with nothing but a durable write and a
+// read behind them.
 //
-//   node bench.mjs <convfiles-binary> [calls] [rounds] [in-flight]
+//   node bench.mjs <convfiles-binary> [calls] [rounds] [in-flight] [mcpanchor-binary]
 //
 // With in-flight 1 (the default) calls are sequential, as an LLM client
 // makes them; with more, that many calls are kept in flight at once (a
@@ -16,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
-const [bin, callsArg = "2000", roundsArg = "5", inflightArg = "1"] = process.argv.slice(2);
+const [bin, callsArg = "2000", roundsArg = "5", inflightArg = "1", anchorBin] = process.argv.slice(2);
 const calls = Number(callsArg), rounds = Number(roundsArg), inflight = Number(inflightArg);
 const content = "x".repeat(1023) + "\n"; // 1 KiB
 const names = 100;
@@ -76,14 +79,23 @@ try {
   (await import("node:fs")).mkdirSync(root);
   const server = fileURLToPath(new URL("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));
   const fs = await connect(process.execPath, [server, root], {});
-  await measure([
+  const servers = [
     { label: "convfiles", client: cf,
       write: (i) => cf.callTool({ name: "file_write_text", arguments: { id: `f${i % names}.txt`, content } }),
       read: (i) => cf.callTool({ name: "file_read_text", arguments: { id: `f${i % names}.txt` } }) },
     { label: "server-filesystem", client: fs,
       write: (i) => fs.callTool({ name: "write_file", arguments: { path: join(root, `f${i % names}.txt`), content } }),
       read: (i) => fs.callTool({ name: "read_text_file", arguments: { path: join(root, `f${i % names}.txt`) } }) },
-  ]);
+  ];
+  if (anchorBin) {
+    const bare = join(work, "bare");
+    (await import("node:fs")).mkdirSync(bare);
+    const sdk = await connect(anchorBin, [bare], {});
+    servers.push({ label: "go-sdk-bare", client: sdk,
+      write: (i) => sdk.callTool({ name: "write_file", arguments: { path: `f${i % names}.txt`, content } }),
+      read: (i) => sdk.callTool({ name: "read_text_file", arguments: { path: `f${i % names}.txt` } }) });
+  }
+  await measure(servers);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
