@@ -61,13 +61,18 @@ func (w changeWriter) DropUnkept(id string) error {
 
 func (w changeWriter) InsertEvent(ev files.Event) (files.Event, error) { return w.t.insertEvent(ev) }
 
-// exec runs a statement now, after any put off.
+// exec runs a statement now, in one round trip with any put off.
 func (t *writeTx) exec(sql string, args ...any) error {
-	if err := t.flush(); err != nil {
+	var b pgx.Batch
+	b.Queue(sql, args...)
+	br, err := t.sendWith(&b)
+	if err != nil {
 		return err
 	}
-	t.usageAfter = nil
-	_, err := t.tx.Exec(t.ctx, sql, args...)
+	_, err = br.Exec()
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
 	return err
 }
 

@@ -36,11 +36,26 @@ func (q flushingQuerier) Query(ctx context.Context, sql string, args ...any) (pg
 	return q.t.tx.Query(ctx, sql, args...)
 }
 
+// QueryRow sends the statements put off and the query in one round trip.
 func (q flushingQuerier) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	if err := q.t.flush(); err != nil {
+	var b pgx.Batch
+	b.Queue(sql, args...)
+	br, err := q.t.sendWith(&b)
+	if err != nil {
 		return errRow{err}
 	}
-	return q.t.tx.QueryRow(ctx, sql, args...)
+	return batchRow{br}
+}
+
+// batchRow reads the one row of the last query of a batch and ends it.
+type batchRow struct{ br pgx.BatchResults }
+
+func (r batchRow) Scan(dest ...any) error {
+	err := r.br.QueryRow().Scan(dest...)
+	if cerr := r.br.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // errRow is a row whose query could not be sent.

@@ -54,24 +54,31 @@ func (ix *Index) ConcurrentCommits() bool { return true }
 const commitTimeout = 30 * time.Second
 
 // inTx runs fn in a transaction; an error or a panic rolls it back. The
-// commit itself is not cancelled with ctx: a client that goes away after
-// its change was sent to be committed cannot turn a commit that happened
-// into one its caller believes did not (pgx closes the connection of a
-// cancelled query, and the server may have committed all the same).
+// transaction's BEGIN is put off like the statements a change never reads
+// the answers of (see later): it goes with the change's first statement,
+// in one round trip. The commit itself is not cancelled with ctx: a
+// client that goes away after its change was sent to be committed cannot
+// turn a commit that happened into one its caller believes did not (pgx
+// closes the connection of a cancelled query, and the server may have
+// committed all the same).
 func (ix *Index) inTx(ctx context.Context, fn func(*writeTx) error) (err error) {
-	tx, err := ix.pool.Begin(ctx)
+	conn, err := ix.pool.Acquire(ctx)
 	if err != nil {
 		return err
 	}
+	// A connection left inside a transaction, or broken, is closed by
+	// Release rather than handed to the next caller.
+	defer conn.Release()
+	wt := &writeTx{ix: ix, ctx: ctx, tx: conn}
+	wt.later("BEGIN")
 	done := false
 	defer func() {
-		if !done {
+		if !done && conn.Conn().PgConn().TxStatus() != 'I' { // BEGIN was sent
 			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
-			tx.Rollback(rctx)
+			conn.Exec(rctx, "ROLLBACK")
 			cancel()
 		}
 	}()
-	wt := &writeTx{ix: ix, ctx: ctx, tx: tx}
 	if err := fn(wt); err != nil {
 		return err
 	}
@@ -81,21 +88,33 @@ func (ix *Index) inTx(ctx context.Context, fn func(*writeTx) error) (err error) 
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
 	defer cancel()
 	done = true
-	if err := tx.Commit(cctx); err != nil {
+	tag, err := conn.Exec(cctx, "COMMIT")
+	if err != nil {
 		var pgErr *pgconn.PgError
 		if !errors.As(err, &pgErr) { // no answer from the server: it may have committed
 			return fmt.Errorf("%w: %w", files.ErrCommitUnknown, err)
 		}
 		return err
 	}
+	if tag.String() == "ROLLBACK" { // the transaction had failed: nothing committed
+		return pgx.ErrTxCommitRollback
+	}
 	return nil
+}
+
+// txConn is the connection a writeTx sends its statements on, inside the
+// transaction it began.
+type txConn interface {
+	querier
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
 // writeTx is the driver.Tx of one Update.
 type writeTx struct {
 	ix     *Index
 	ctx    context.Context
-	tx     pgx.Tx
+	tx     txConn
 	locked map[string]bool
 	events int // events added so far (see insertEvent)
 	// pending holds the statements put off (see later); usageAfter the
@@ -167,9 +186,9 @@ func (t *writeTx) AllowanceUsage(a files.Allowance) (int64, error) {
 	var held int64
 	var err error
 	if len(a.Conversations) > 0 {
-		err = t.tx.QueryRow(t.ctx, `SELECT COALESCE(SUM(bytes), 0)::bigint FROM usage WHERE conversation = ANY($1)`, a.Conversations).Scan(&held)
+		err = t.reader().QueryRow(t.ctx, `SELECT COALESCE(SUM(bytes), 0)::bigint FROM usage WHERE conversation = ANY($1)`, a.Conversations).Scan(&held)
 	} else {
-		err = t.tx.QueryRow(t.ctx, `SELECT COALESCE(SUM(bytes), 0)::bigint FROM usage WHERE starts_with(conversation, $1)`, a.Tenant).Scan(&held)
+		err = t.reader().QueryRow(t.ctx, `SELECT COALESCE(SUM(bytes), 0)::bigint FROM usage WHERE starts_with(conversation, $1)`, a.Tenant).Scan(&held)
 	}
 	return held, wrap("usage", err)
 }
