@@ -14,13 +14,17 @@ import (
 	"convfiles/files/driver"
 	"convfiles/internal/pgserver"
 	"convfiles/sqlite"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // BenchmarkWriteRead1KiB is one durable, indexed 1 KiB overwrite and one
 // read of it, on PostgreSQL and S3 as a replica runs them, against the
 // same on the local store (SQLite and the data folder) in the same run.
-// It reports each side's write and read time, and the floor of a write
-// on PostgreSQL + S3: its S3 PUT alone.
+// It reports each side's write and read time, and two floors of a write
+// on PostgreSQL + S3: its S3 PUT alone, and the PUT followed by the least
+// a durable record of it can cost, one row upserted and committed in a
+// single round trip.
 //
 //	go test ./s3blobs -run '^$' -bench WriteRead1KiB -benchtime 500x -count 4
 func BenchmarkWriteRead1KiB(b *testing.B) {
@@ -90,6 +94,42 @@ func BenchmarkWriteRead1KiB(b *testing.B) {
 				b.Fatal(err)
 			}
 			w.Close()
+		}
+	})
+	b.Run("s3-put-then-one-row-committed", func(b *testing.B) {
+		blobs := openBucket(b, "bench-floor")
+		ctx := context.Background()
+		conn, err := pgx.Connect(ctx, pgserver.Database(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, `CREATE TABLE floor (name text PRIMARY KEY, blob text NOT NULL, size bigint NOT NULL)`); err != nil {
+			b.Fatal(err)
+		}
+		i := 0
+		for b.Loop() {
+			i++
+			key := driver.BlobKey{Conversation: "bench", Path: fmt.Sprintf("obj-%d", i)}
+			w, err := blobs.Create(ctx, key)
+			if err != nil {
+				b.Fatal(err)
+			}
+			w.Write(data)
+			if _, err := w.Seal(ctx); err != nil {
+				b.Fatal(err)
+			}
+			if err := w.Put(ctx, key, false); err != nil {
+				b.Fatal(err)
+			}
+			w.Close()
+			var batch pgx.Batch
+			batch.Queue("BEGIN")
+			batch.Queue(`INSERT INTO floor VALUES ('note.txt', $1, $2) ON CONFLICT (name) DO UPDATE SET blob = excluded.blob, size = excluded.size`, key.Path, len(data))
+			batch.Queue("COMMIT")
+			if err := conn.SendBatch(ctx, &batch).Close(); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 }
