@@ -5,6 +5,8 @@
 # conversation; prints throughput and p50/p99 latency for each. Needs wrk
 # (Debian: wrk).
 # Usage: bench/execute.sh [seconds] [connections...]   (default 10 s; 1 8 32)
+# CONVFILES_BIN=path runs that binary instead of building this tree (to
+# compare two builds in interleaved rounds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-10}"
@@ -15,7 +17,11 @@ command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)"
 
 work="$(mktemp -d)"
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
-go build -o "$work/convfiles" ./cmd/convfiles
+if [ -n "${CONVFILES_BIN:-}" ]; then
+	cp "$CONVFILES_BIN" "$work/convfiles"
+else
+	go build -o "$work/convfiles" ./cmd/convfiles
+fi
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 # The rate limits of seed 002 (100 requests a minute per client) would
 # measure the policy, not the server: this run turns them off.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GET of a 4 KiB file by its link, with wrk over loopback, against nginx,
-# Go's http.FileServer and a bare net/http handler answering from memory,
-# in interleaved rounds. For each server: requests a second, and the
+# Go's http.FileServer, a bare net/http handler answering from memory and
+# the same handler sending the nine headers of a convfiles link
+# ("headers"), in interleaved rounds. For each server: requests a second, and the
 # server's own CPU per request (user + system time of its processes, read
 # from /proc, over the requests it answered). Prints min / median / max
 # over the rounds, then the ratios the issue asks for. Needs wrk and nginx
@@ -21,7 +22,7 @@ trap 'kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$
 go build -o "$work/convfiles" ./cmd/convfiles
 go build -o "$work/linkanchors" ./bench/linkanchors
 freeport() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-pc="$(freeport)" pn="$(freeport)" pf="$(freeport)" pb="$(freeport)"
+pc="$(freeport)" pn="$(freeport)" pf="$(freeport)" pb="$(freeport)" ph="$(freeport)"
 
 mkdir -p "$work/www"
 chmod 755 "$work" "$work/www" # nginx's workers run as its own user
@@ -56,15 +57,16 @@ http {
 CONF
 "$nginx" -c "$work/nginx.conf" -g 'daemon off;' 2> "$work/nginx.log" &
 pids+=($!)
-"$work/linkanchors" -dir "$work/www" -file small.txt -fileserver "127.0.0.1:$pf" -bare "127.0.0.1:$pb" &
+"$work/linkanchors" -dir "$work/www" -file small.txt -fileserver "127.0.0.1:$pf" -bare "127.0.0.1:$pb" -headers "127.0.0.1:$ph" &
 pids+=($!)
 declare -A url=(
 	[nginx]="http://127.0.0.1:$pn/small.txt"
 	[fileserver]="http://127.0.0.1:$pf/small.txt"
 	[bare]="http://127.0.0.1:$pb/small.txt"
+	[headers]="http://127.0.0.1:$ph/small.txt"
 	[convfiles]="http://127.0.0.1:$pc/files/bench/small.txt"
 )
-declare -A pid=([nginx]="${pids[1]}" [fileserver]="${pids[2]}" [bare]="${pids[2]}" [convfiles]="${pids[0]}")
+declare -A pid=([nginx]="${pids[1]}" [fileserver]="${pids[2]}" [bare]="${pids[2]}" [headers]="${pids[2]}" [convfiles]="${pids[0]}")
 for s in "${!url[@]}"; do
 	for _ in $(seq 100); do curl -fs -o /dev/null "${url[$s]}" && break; sleep 0.1; done
 	n="$(curl -fs "${url[$s]}" | wc -c)" || true
@@ -83,7 +85,7 @@ hz="$(getconf CLK_TCK)"
 : > "$work/results"
 for r in $(seq "$rounds"); do
 	echo "round $r, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-	for s in nginx fileserver bare convfiles; do
+	for s in nginx fileserver bare headers convfiles; do
 		before="$(cputicks "${pid[$s]}")"
 		wrk -t1 -c"$conns" -d"${secs}s" "${url[$s]}" > "$work/wrk.txt"
 		after="$(cputicks "${pid[$s]}")"
@@ -105,6 +107,8 @@ sort -k1,1 -k3,3g "$work/results" | awk '
 med() { # server, column
 	awk -v s="$1" -v c="$2" '$1 == s { print $c }' "$work/results" | sort -g | awk '{ a[++n] = $1 } END { print a[int((n + 1) / 2)] }'
 }
-awk -v cr="$(med convfiles 2)" -v nr="$(med nginx 2)" -v br="$(med bare 2)" -v cc="$(med convfiles 3)" -v fc="$(med fileserver 3)" 'BEGIN {
-	printf "convfiles / nginx throughput: %.2f×   bare / nginx throughput: %.2f×   convfiles / http.FileServer CPU per request: %.2f×\n", cr / nr, br / nr, cc / fc
+awk -v cr="$(med convfiles 2)" -v nr="$(med nginx 2)" -v br="$(med bare 2)" -v cc="$(med convfiles 3)" -v fc="$(med fileserver 3)" \
+	-v bc="$(med bare 3)" -v hc="$(med headers 3)" 'BEGIN {
+	printf "convfiles / nginx throughput: %.2f×   bare / nginx throughput: %.2f×\n", cr / nr, br / nr
+	printf "CPU per request against http.FileServer: convfiles %.2f×   bare %.2f×   bare with a link'"'"'s headers %.2f×\n", cc / fc, bc / fc, hc / fc
 }'
