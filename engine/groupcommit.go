@@ -177,7 +177,7 @@ func (c *change) run(tx driver.Tx) (err error) {
 		return errDeleted(c.op, c.name)
 	}
 	c.t = &txn{sp: sp, ctx: c.ctx, tx: tx}
-	u, err := tx.Usage(sp.id)
+	u, err := c.t.usageAndLookup(c.name)
 	if err != nil {
 		return err
 	}

@@ -44,6 +44,9 @@ type txn struct {
 	// aside lists blobs set aside for undo (see setAside), removed once
 	// the change commits.
 	aside []driver.BlobKey
+	// prefetched is a name's live file read with the usage (see
+	// usageAndLookup), until it is looked up or the change applies.
+	prefetched *prefetch
 }
 
 // update runs fn as one txn. Without an index, fn runs under the
@@ -102,8 +105,36 @@ func (t *txn) lookup(name string) (files.Record, bool) {
 	if t.tx == nil {
 		return files.Record{}, false
 	}
+	if p := t.prefetched; p != nil && p.name == name {
+		t.prefetched = nil
+		return p.rec, p.found
+	}
 	rec, err := t.tx.Lookup(t.sp.id, name)
 	return rec, err == nil
+}
+
+// prefetch is a name's live file, read with the usage a change begins
+// with (see usageAndLookup) and not yet asked for.
+type prefetch struct {
+	name  string
+	rec   files.Record
+	found bool
+}
+
+// usageAndLookup reads the conversation's usage as the change begins,
+// and, when the index reads both in one round trip (driver.UsageLookup),
+// the live file of name too, which the change most likely looks up
+// first: lookup answers from it until the change applies anything.
+func (t *txn) usageAndLookup(name string) (files.Usage, error) {
+	ul, ok := t.tx.(driver.UsageLookup)
+	if !ok || name == "" {
+		return t.tx.Usage(t.sp.id)
+	}
+	u, rec, found, err := ul.UsageAndLookup(t.sp.id, name)
+	if err == nil {
+		t.prefetched = &prefetch{name: name, rec: rec, found: found}
+	}
+	return u, err
 }
 
 // change describes c in the index (without one, only its event) and
@@ -120,6 +151,7 @@ func (t *txn) change(op string, c driver.Change) error {
 		return nil
 	}
 	c.Keep = sp.keep()
+	t.prefetched = nil // what it read may be about to change
 	res, err := t.tx.Apply(c)
 	if err != nil {
 		return err

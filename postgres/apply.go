@@ -21,8 +21,8 @@ type changeWriter struct{ t *writeTx }
 
 // The statements whose answers ApplyChange does not read are put off
 // (see later) and go with the next one it reads: an overwrite's kept
-// version, live row and pruning go in one round trip, its dropped rows and
-// event in another.
+// version, live row, pruning and dropped rows go in one round trip with
+// its event.
 
 func (w changeWriter) InsertVersion(conversation string, v files.Version) error {
 	w.t.later(keepVersion,
@@ -85,34 +85,31 @@ const insertLive = `INSERT INTO files (id, conversation, name, mime_type, size, 
 		modified_on = excluded.modified_on, deleted_on = NULL, disk_time = excluded.disk_time,
 		blob = excluded.blob`
 
-// prune drops the versions of a file beyond the newest keep and returns
-// them, so their bytes can be removed.
+// prune drops the versions of a file beyond the newest keep. The
+// statement is put off like the others; the versions it dropped are read
+// when its round trip comes back, into t.pruned, and Apply returns them,
+// so their bytes can be removed.
 func (t *writeTx) prune(fileID string, keep int) ([]files.Version, error) {
-	var b pgx.Batch
-	b.Queue(`DELETE FROM versions WHERE file_id = $1 AND version IN (
+	t.laterRead(func(br pgx.BatchResults) error {
+		rows, err := br.Query()
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			v := files.Version{FileID: fileID}
+			var n int32
+			if err := rows.Scan(&n, &v.Size, &v.Blob); err != nil {
+				return err
+			}
+			v.Version = int(n)
+			t.pruned = append(t.pruned, v)
+		}
+		return rows.Err()
+	}, `DELETE FROM versions WHERE file_id = $1 AND version IN (
 			SELECT version FROM versions WHERE file_id = $1 ORDER BY version DESC OFFSET $2)
 		RETURNING version, size, blob`, fileID, max(keep, 0))
-	br, err := t.sendWith(&b)
-	if err != nil {
-		return nil, err
-	}
-	defer br.Close()
-	rows, err := br.Query()
-	if err != nil {
-		return nil, err
-	}
-	var out []files.Version
-	for rows.Next() {
-		v := files.Version{FileID: fileID}
-		var n int32
-		if err := rows.Scan(&n, &v.Size, &v.Blob); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		v.Version = int(n)
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return nil, nil // read with the change's next statement into t.pruned, which Apply returns
 }
 
 // RemoveConversation drops every row of a conversation and records one

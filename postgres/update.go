@@ -117,10 +117,15 @@ type writeTx struct {
 	tx     txConn
 	locked map[string]bool
 	events int // events added so far (see insertEvent)
-	// pending holds the statements put off (see later); usageAfter the
-	// usage read with the last event (see insertEvent).
+	// pending holds the statements put off (see later), readers what
+	// reads each one's answer (nil: nothing but its error); usageAfter
+	// the usage read with the last event (see insertEvent).
 	pending    pgx.Batch
+	readers    []func(pgx.BatchResults) error
 	usageAfter *usageAfterEvent
+	// pruned collects the versions a change's pruning dropped, read with
+	// its later statements (see prune).
+	pruned []files.Version
 }
 
 var _ driver.Tx = (*writeTx)(nil)
@@ -197,10 +202,12 @@ func (t *writeTx) Apply(c driver.Change) (driver.Applied, error) {
 	if err := t.lock(c.Record.Conversation); err != nil {
 		return driver.Applied{}, wrap("index", err)
 	}
+	t.pruned = nil
 	res, err := t.apply(c)
 	if err == nil {
 		err = wrap("index", t.flush())
 	}
+	res.Pruned, t.pruned = t.pruned, nil // read by now: see prune
 	return res, err
 }
 

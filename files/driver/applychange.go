@@ -18,7 +18,8 @@ type ChangeWriter interface {
 	// is marked deleted first.
 	PutLive(rec files.Record, now time.Time) error
 	// Prune drops the versions of a file beyond the newest keep and
-	// returns them.
+	// returns them. A writer that sends its statements later may return
+	// none here and put them in the Applied its Tx.Apply returns instead.
 	Prune(fileID string, keep int) ([]files.Version, error)
 	// DropUnkept removes the row of a deleted file with no versions left.
 	DropUnkept(id string) error

@@ -151,6 +151,14 @@ type ConcurrentCommitter interface {
 	ConcurrentCommits() bool
 }
 
+// UsageLookup is a Tx that reads a conversation's usage and one name's
+// live file together: the two reads most changes begin with, in one round
+// trip to a database across the network. found reports whether the name
+// has a live file; err is a failure of either read.
+type UsageLookup interface {
+	UsageAndLookup(conversation, name string) (u files.Usage, rec files.Record, found bool, err error)
+}
+
 // Tx is one write transaction of an Index (see Index.Update).
 type Tx interface {
 	// Lookup returns the live file (conversation, name).
