@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"time"
 
 	"convfiles/files/driver"
 )
@@ -57,14 +58,52 @@ func (r *reaper) remove(blobs driver.Blobs, key driver.BlobKey) {
 	blobs.Delete(context.Background(), key)
 }
 
+// reapBatch is the most keys one batch removal sends (S3's limit for a
+// multi-object delete), and reapLinger how long the reaper waits for more
+// after the first before sending a batch.
+const (
+	reapBatch  = 1000
+	reapLinger = 100 * time.Millisecond
+)
+
 func (r *reaper) run() {
 	defer close(r.done)
+	bd, batches := r.blobs.(driver.BatchDeleter)
 	for key := range r.queue {
-		if err := r.blobs.Delete(context.Background(), key); err != nil {
-			r.log.Error("remove a pruned version; the next start-up removes it",
-				"conversation", key.Conversation, "path", key.Path, "err", err)
+		if !batches {
+			if err := r.blobs.Delete(context.Background(), key); err != nil {
+				r.log.Error("remove a pruned version; the next start-up removes it",
+					"conversation", key.Conversation, "path", key.Path, "err", err)
+			}
+			continue
+		}
+		batch := r.gather(key)
+		if err := bd.DeleteBatch(context.Background(), batch); err != nil {
+			r.log.Error("remove pruned versions; the next start-up removes what is left",
+				"count", len(batch), "err", err)
 		}
 	}
+}
+
+// gather is first and what else the queue holds or receives within
+// reapLinger, up to reapBatch keys: one request removes them all. A
+// closed queue ends the wait.
+func (r *reaper) gather(first driver.BlobKey) []driver.BlobKey {
+	batch := []driver.BlobKey{first}
+	linger := time.NewTimer(reapLinger)
+	defer linger.Stop()
+	for len(batch) < reapBatch {
+		select {
+		case key, ok := <-r.queue:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, key)
+		case <-linger.C:
+			return batch
+		}
+	}
+	return batch
 }
 
 // close removes what is queued and stops the reaper; later removals

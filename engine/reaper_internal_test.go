@@ -68,3 +68,58 @@ func TestReaperBoundsItsQueue(t *testing.T) {
 		t.Fatal("a removal after close was not done at once")
 	}
 }
+
+// batchBlobs records the batches it is asked to remove; the first blocks
+// until released.
+type batchBlobs struct {
+	driver.Blobs
+	entered, release chan struct{}
+	mu               sync.Mutex
+	batches          [][]string
+}
+
+func (b *batchBlobs) DeleteBatch(_ context.Context, keys []driver.BlobKey) error {
+	b.mu.Lock()
+	first := len(b.batches) == 0
+	var paths []string
+	for _, k := range keys {
+		paths = append(paths, k.Path)
+	}
+	b.batches = append(b.batches, paths)
+	b.mu.Unlock()
+	if first {
+		close(b.entered)
+		<-b.release
+	}
+	return nil
+}
+
+// TestReaperRemovesInBatches: over a store that removes many keys in one
+// request, what queues while a removal runs goes in one request after
+// it, every key once, and close sends what is left.
+func TestReaperRemovesInBatches(t *testing.T) {
+	b := &batchBlobs{entered: make(chan struct{}), release: make(chan struct{})}
+	r := newReaper(b, slog.New(slog.DiscardHandler))
+	r.remove(b, driver.BlobKey{Path: "first"})
+	<-b.entered // the first batch is being removed
+	const queued = 300
+	for i := range queued {
+		r.remove(b, driver.BlobKey{Path: "queued-" + strconv.Itoa(i)})
+	}
+	close(b.release)
+	r.close()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.batches) != 2 || len(b.batches[0]) != 1 || len(b.batches[1]) != queued {
+		sizes := []int{}
+		for _, batch := range b.batches {
+			sizes = append(sizes, len(batch))
+		}
+		t.Fatalf("batches of %v keys, want [1 %d]", sizes, queued)
+	}
+	for i, p := range b.batches[1] {
+		if p != "queued-"+strconv.Itoa(i) {
+			t.Fatalf("key %d of the second batch is %q, want queued-%d: every key once, in order", i, p, i)
+		}
+	}
+}

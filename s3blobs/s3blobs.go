@@ -11,6 +11,7 @@
 package s3blobs
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -286,6 +287,32 @@ func (b *Blobs) Delete(ctx context.Context, key driver.BlobKey) error {
 		return nil
 	}
 	return b.fail("delete", key.Path, err)
+}
+
+var _ driver.BatchDeleter = (*Blobs)(nil)
+
+// DeleteBatch removes the objects at keys with S3's multi-object delete,
+// up to 1,000 keys a request. Every valid key is removed even when
+// another is refused.
+func (b *Blobs) DeleteBatch(ctx context.Context, keys []driver.BlobKey) error {
+	var first error
+	objects := make(chan minio.ObjectInfo, len(keys))
+	for _, key := range keys {
+		name, err := b.object("delete", key)
+		if err != nil {
+			first = cmp.Or(first, err)
+			continue
+		}
+		b.cache.drop(name)
+		objects <- minio.ObjectInfo{Key: name}
+	}
+	close(objects)
+	for e := range b.c.RemoveObjects(ctx, b.cfg.Bucket, objects, minio.RemoveObjectsOptions{}) {
+		if e.Err != nil && !isNotFound(e.Err) && first == nil {
+			first = b.fail("delete", e.ObjectName, e.Err)
+		}
+	}
+	return first
 }
 
 // free checks that no object is at key, for a write that must not replace

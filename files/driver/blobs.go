@@ -73,6 +73,17 @@ type ObjectStore interface {
 	OpenWritten(ctx context.Context, key BlobKey, info files.BlobInfo) (files.Blob, error)
 }
 
+// BatchDeleter is Blobs that removes many keys in one request (S3's
+// multi-object delete): a Store's background removal of pruned and
+// replaced bytes gathers them and sends them together, so a stream of
+// overwrites does not cost the store a request each to clean up.
+type BatchDeleter interface {
+	// DeleteBatch removes the bytes at every key; missing keys are not
+	// errors. An error names one key that could not be removed; the
+	// others may have been.
+	DeleteBatch(ctx context.Context, keys []BlobKey) error
+}
+
 // BlobKey names the bytes of one file or one kept version: a path inside
 // one conversation (Conversation is "" for a standalone folder).
 type BlobKey struct {
