@@ -46,12 +46,18 @@ func BenchmarkToolCall(b *testing.B) {
 
 // BenchmarkStdioRead is the server's whole share of a 1 KiB file_read_text
 // over the stdio transport: raw request lines in, answer lines out, no
-// client library; and of a ping, the floor of any request through the
-// MCP SDK.
+// client library; of a durable 1 KiB file_write_text (write-1KiB); and of
+// a ping, the floor of any request through the MCP SDK.
 func BenchmarkStdioRead(b *testing.B) {
 	b.Run("read-1KiB", func(b *testing.B) {
 		stdioRoundTrips(b, func(i int) string {
 			return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"file_read_text","arguments":{"id":"f.txt"}}}`, i)
+		})
+	})
+	b.Run("write-1KiB", func(b *testing.B) {
+		content := strings.Repeat("x", 1023) + `\n`
+		stdioRoundTrips(b, func(i int) string {
+			return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"file_write_text","arguments":{"id":"f%d.txt","content":"%s"}}}`, i, i%100, content)
 		})
 	})
 	b.Run("ping", func(b *testing.B) {
