@@ -45,7 +45,7 @@ func TestDeleteBatchRemovesManyKeysInOneRequest(t *testing.T) {
 	var keys []driver.BlobKey
 	for _, name := range []string{"a.txt", "b.txt", "c.txt"} {
 		key := driver.BlobKey{Conversation: "c1", Path: name}
-		put(t, blobs, key, "bytes of "+name)
+		put(t, blobs, key, []byte("bytes of "+name))
 		keys = append(keys, key)
 	}
 	keys = append(keys, driver.BlobKey{Conversation: "c1", Path: "never-written.txt"})
@@ -68,7 +68,7 @@ func TestDeleteBatchRemovesManyKeysInOneRequest(t *testing.T) {
 	}
 
 	kept := driver.BlobKey{Conversation: "c2", Path: "d.txt"}
-	put(t, blobs, kept, "d")
+	put(t, blobs, kept, []byte("d"))
 	err = blobs.DeleteBatch(ctx, []driver.BlobKey{{Conversation: "c1", Path: "../c2/d.txt"}, kept})
 	if files.KindOf(err) == files.KindInternal || err == nil {
 		t.Errorf("a batch with a key outside its conversation: %v, want it refused by name", err)
@@ -78,8 +78,8 @@ func TestDeleteBatchRemovesManyKeysInOneRequest(t *testing.T) {
 	}
 }
 
-// put writes text at key.
-func put(t *testing.T, blobs *s3blobs.Blobs, key driver.BlobKey, text string) {
+// put writes data at key, as a write does: spooled, sealed, then one PUT.
+func put(t testing.TB, blobs *s3blobs.Blobs, key driver.BlobKey, data []byte) {
 	t.Helper()
 	ctx := context.Background()
 	w, err := blobs.Create(ctx, key)
@@ -87,7 +87,9 @@ func put(t *testing.T, blobs *s3blobs.Blobs, key driver.BlobKey, text string) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	w.Write([]byte(text))
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := w.Seal(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -75,25 +75,10 @@ func BenchmarkWriteRead1KiB(b *testing.B) {
 	// before its transaction.
 	b.Run("s3-put-alone", func(b *testing.B) {
 		blobs := openBucket(b, "bench-put")
-		ctx := context.Background()
 		i := 0
 		for b.Loop() {
 			i++
-			key := driver.BlobKey{Conversation: "bench", Path: fmt.Sprintf("obj-%d", i)}
-			w, err := blobs.Create(ctx, key)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := w.Write(data); err != nil {
-				b.Fatal(err)
-			}
-			if _, err := w.Seal(ctx); err != nil {
-				b.Fatal(err)
-			}
-			if err := w.Put(ctx, key, false); err != nil {
-				b.Fatal(err)
-			}
-			w.Close()
+			put(b, blobs, driver.BlobKey{Conversation: "bench", Path: fmt.Sprintf("obj-%d", i)}, data)
 		}
 	})
 	b.Run("s3-put-then-one-row-committed", func(b *testing.B) {
@@ -111,18 +96,7 @@ func BenchmarkWriteRead1KiB(b *testing.B) {
 		for b.Loop() {
 			i++
 			key := driver.BlobKey{Conversation: "bench", Path: fmt.Sprintf("obj-%d", i)}
-			w, err := blobs.Create(ctx, key)
-			if err != nil {
-				b.Fatal(err)
-			}
-			w.Write(data)
-			if _, err := w.Seal(ctx); err != nil {
-				b.Fatal(err)
-			}
-			if err := w.Put(ctx, key, false); err != nil {
-				b.Fatal(err)
-			}
-			w.Close()
+			put(b, blobs, key, data)
 			var batch pgx.Batch
 			batch.Queue("BEGIN")
 			batch.Queue(`INSERT INTO floor VALUES ('note.txt', $1, $2) ON CONFLICT (name) DO UPDATE SET blob = excluded.blob, size = excluded.size`, key.Path, len(data))
