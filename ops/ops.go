@@ -82,6 +82,10 @@ type Op struct {
 	// first parameter), as JSON ("{}" when the file alone is enough):
 	// the doors' tests call the operation with it through every door.
 	Sample string
+	// Bulk marks a read of many files (a content search): a Space that
+	// runs such reads whole where the files are (Delegate) is handed the
+	// operation rather than asked for each file.
+	Bulk bool
 	// SnakeJS keeps the result's snake_case keys in scripts, as seed
 	// 004's file objects have them (mime_type, modified_on); otherwise
 	// scripts see camelCase (totalLines).
@@ -103,7 +107,7 @@ func (op Op) Call(ctx context.Context, env Env, args json.RawMessage) (any, erro
 	if err != nil {
 		return nil, files.E(op.Name, files.KindInvalid, "", err.Error(), nil)
 	}
-	return op.run(ctx, env, in)
+	return op.dispatch(ctx, env, in)
 }
 
 // NewIn returns a pointer to a zero input, for a door that decodes the
@@ -115,7 +119,7 @@ func (op Op) Run(ctx context.Context, env Env, in any) (any, error) {
 	if err := op.authorize(ctx, env); err != nil {
 		return nil, err
 	}
-	return op.run(ctx, env, in)
+	return op.dispatch(ctx, env, in)
 }
 
 var table = map[string]Op{}

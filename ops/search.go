@@ -278,5 +278,5 @@ func isBinaryName(name string) bool {
 }
 
 func init() {
-	def(Op{Name: "search", JS: "search", Params: []string{"pattern", "...options"}, Tool: "file_search", Effect: Reads}, SearchFiles)
+	def(Op{Name: "search", JS: "search", Params: []string{"pattern", "...options"}, Tool: "file_search", Effect: Reads, Bulk: true}, SearchFiles)
 }

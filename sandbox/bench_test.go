@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"convfiles/engine"
 	"convfiles/files"
 	"convfiles/internal/storetest"
+	"convfiles/ops"
 	"convfiles/routes"
 	"convfiles/runtime"
 )
@@ -166,4 +168,52 @@ func BenchmarkHelperCall(b *testing.B) {
 	per := float64(b.N * calls)
 	b.ReportMetric(float64(inNS.Microseconds())/per, "inproc-µs/call")
 	b.ReportMetric(float64(wNS.Microseconds())/per, "worker-µs/call")
+}
+
+// BenchmarkScriptSearch is files.search over 5,000 files of 2 KiB, from a
+// script in a worker, from a script in the server's process, and called
+// directly: what a search costs a script, against the same search with
+// no script around it.
+//
+//	go test ./sandbox -run '^$' -bench ScriptSearch -benchtime 20x -count 4
+func BenchmarkScriptSearch(b *testing.B) {
+	store, _ := storetest.Open(b, b.TempDir(), engine.Options{Bus: files.NewBus()})
+	sp, _ := store.Space("bench")
+	defer sp.Close()
+	ctx := context.Background()
+	const n = 5000
+	filler := strings.Repeat("an ordinary line of notes, nothing to find in it\n", 40)
+	for i := range n {
+		text := filler
+		if i%50 == 0 {
+			text += "the needle\n"
+		}
+		if _, err := sp.WriteBytes(ctx, fmt.Sprintf("d%d/f%04d.txt", i%10, i), []byte(text), files.WriteOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	src := `files.search("needle", {maxResults: 1000}).filesMatched`
+	pool := newPool(b, Config{Warm: 1})
+	inProcess := runtime.New(runtime.Config{})
+	for _, c := range []struct {
+		name string
+		exec runtime.Executor
+	}{{"worker", pool}, {"in-process", inProcess}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				rep, err := c.exec.Run(ctx, runtime.Request{Source: src, Space: sp, Timeout: time.Minute})
+				if err != nil || string(rep.Result) != fmt.Sprint(n/50) {
+					b.Fatalf("%v %+v", err, rep)
+				}
+			}
+		})
+	}
+	b.Run("direct", func(b *testing.B) {
+		for b.Loop() {
+			out, err := ops.SearchFiles(ctx, ops.Env{Space: sp}, ops.SearchFilesIn{Pattern: "needle", MaxResults: 1000})
+			if err != nil || out.FilesMatched != n/50 {
+				b.Fatalf("%v %+v", err, out)
+			}
+		}
+	})
 }

@@ -73,6 +73,8 @@ func (o *opServer) handleIn(ctx context.Context, m *message) (*message, []*os.Fi
 		err = o.writerOp(m, r)
 	case opDownload:
 		err = o.download(ctx, m, r)
+	case opRunBulk:
+		err = o.runBulk(ctx, m, r)
 	case "Write":
 		err = files.E("write", files.KindInvalid, "", "a worker writes through NewWriter", nil)
 	default:

@@ -15,6 +15,7 @@ const (
 	opWriterAbort  = "writer.abort"
 	opReadRoot     = "readroot"
 	opDownload     = "download"
+	opRunBulk      = "runbulk"
 )
 
 // NewWriter opens a writer in the server; each Write is a round trip.
