@@ -85,23 +85,29 @@ func (r *reaper) run() {
 	}
 }
 
-// gather is first and what else the queue holds or receives within
-// reapLinger, up to reapBatch keys: one request removes them all. A
-// closed queue ends the wait.
+// gather is first, everything the queue holds, and what else it receives
+// within reapLinger, up to reapBatch keys: one request removes them all.
+// A closed queue ends the wait.
 func (r *reaper) gather(first driver.BlobKey) []driver.BlobKey {
 	batch := []driver.BlobKey{first}
 	linger := time.NewTimer(reapLinger)
 	defer linger.Stop()
 	for len(batch) < reapBatch {
-		select {
-		case key, ok := <-r.queue:
-			if !ok {
+		var key driver.BlobKey
+		var ok bool
+		select { // what is queued already goes in, however long the wait has been
+		case key, ok = <-r.queue:
+		default:
+			select {
+			case key, ok = <-r.queue:
+			case <-linger.C:
 				return batch
 			}
-			batch = append(batch, key)
-		case <-linger.C:
+		}
+		if !ok {
 			return batch
 		}
+		batch = append(batch, key)
 	}
 	return batch
 }
