@@ -55,33 +55,58 @@ func (r *reaper) remove(blobs driver.Blobs, key driver.BlobKey) {
 			return
 		}
 	}
-	blobs.Delete(context.Background(), key)
+	ctx, cancel := reapContext()
+	defer cancel()
+	blobs.Delete(ctx, key)
 }
 
 // reapBatch is the most keys one batch removal sends (S3's limit for a
-// multi-object delete), and reapLinger how long the reaper waits for more
-// after the first before sending a batch.
+// multi-object delete), reapLinger how long the reaper waits for more
+// after the first before sending a batch, and reapTimeout how long one
+// removal may take: a store that stops answering leaves its garbage to
+// the next start-up instead of holding the reaper, and a Store's Close
+// that drains it, forever.
 const (
-	reapBatch  = 1000
-	reapLinger = 100 * time.Millisecond
+	reapBatch   = 1000
+	reapLinger  = 100 * time.Millisecond
+	reapTimeout = time.Minute
 )
+
+// reapContext is the context of one removal: its deadline, nothing else.
+func reapContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), reapTimeout)
+}
 
 func (r *reaper) run() {
 	defer close(r.done)
 	bd, batches := r.blobs.(driver.BatchDeleter)
 	for key := range r.queue {
-		if !batches {
-			if err := r.blobs.Delete(context.Background(), key); err != nil {
-				r.log.Error("remove a pruned version; the next start-up removes it",
-					"conversation", key.Conversation, "path", key.Path, "err", err)
-			}
-			continue
+		if batches {
+			r.removeBatch(bd, r.gather(key))
+		} else {
+			r.removeOne(key)
 		}
-		batch := r.gather(key)
-		if err := bd.DeleteBatch(context.Background(), batch); err != nil {
-			r.log.Error("remove pruned versions; the next start-up removes what is left",
-				"count", len(batch), "err", err)
-		}
+	}
+}
+
+// removeOne removes one key's bytes, within reapTimeout.
+func (r *reaper) removeOne(key driver.BlobKey) {
+	ctx, cancel := reapContext()
+	defer cancel()
+	if err := r.blobs.Delete(ctx, key); err != nil {
+		r.log.Error("remove a pruned version; the next start-up removes it",
+			"conversation", key.Conversation, "path", key.Path, "err", err)
+	}
+}
+
+// removeBatch removes the bytes of every key of batch in one request,
+// within reapTimeout.
+func (r *reaper) removeBatch(bd driver.BatchDeleter, batch []driver.BlobKey) {
+	ctx, cancel := reapContext()
+	defer cancel()
+	if err := bd.DeleteBatch(ctx, batch); err != nil {
+		r.log.Error("remove pruned versions; the next start-up removes what is left",
+			"count", len(batch), "err", err)
 	}
 }
 

@@ -76,10 +76,14 @@ type batchBlobs struct {
 	entered, release chan struct{}
 	mu               sync.Mutex
 	batches          [][]string
+	noDeadline       int // batches asked for with no deadline
 }
 
-func (b *batchBlobs) DeleteBatch(_ context.Context, keys []driver.BlobKey) error {
+func (b *batchBlobs) DeleteBatch(ctx context.Context, keys []driver.BlobKey) error {
 	b.mu.Lock()
+	if _, ok := ctx.Deadline(); !ok {
+		b.noDeadline++
+	}
 	first := len(b.batches) == 0
 	var paths []string
 	for _, k := range keys {
@@ -96,7 +100,8 @@ func (b *batchBlobs) DeleteBatch(_ context.Context, keys []driver.BlobKey) error
 
 // TestReaperRemovesInBatches: over a store that removes many keys in one
 // request, what queues while a removal runs goes in one request after
-// it, every key once, and close sends what is left.
+// it, every key once, and close sends what is left. Every request has a
+// deadline, so a store that stops answering cannot hold the reaper.
 func TestReaperRemovesInBatches(t *testing.T) {
 	b := &batchBlobs{entered: make(chan struct{}), release: make(chan struct{})}
 	r := newReaper(b, slog.New(slog.DiscardHandler))
@@ -116,6 +121,9 @@ func TestReaperRemovesInBatches(t *testing.T) {
 			sizes = append(sizes, len(batch))
 		}
 		t.Fatalf("batches of %v keys, want [1 %d]", sizes, queued)
+	}
+	if b.noDeadline != 0 {
+		t.Fatalf("%d batch removals were asked for with no deadline", b.noDeadline)
 	}
 	for i, p := range b.batches[1] {
 		if p != "queued-"+strconv.Itoa(i) {
