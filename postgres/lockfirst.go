@@ -99,15 +99,8 @@ func (r lockedRow) Scan(dest ...any) error {
 		r.br.Close()
 		return err
 	}
-	if r.q.t.locked == nil {
-		r.q.t.locked = map[string]bool{}
-	}
-	r.q.t.locked[r.q.conversation] = true
-	err := r.br.QueryRow().Scan(dest...)
-	if cerr := r.br.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	r.q.t.markLocked(r.q.conversation)
+	return batchRow{r.br}.Scan(dest...)
 }
 
 // lockConversation takes a conversation's advisory lock until the

@@ -42,10 +42,7 @@ func (t *writeTx) readUsageAndLookup(br pgx.BatchResults, conversation, name str
 		if _, err := br.Exec(); err != nil {
 			return files.Usage{}, files.Record{}, false, wrap("usage", err)
 		}
-		if t.locked == nil {
-			t.locked = map[string]bool{}
-		}
-		t.locked[conversation] = true
+		t.markLocked(conversation)
 	}
 	q := batchQuerier{br}
 	u, err := usage(t.ctx, q, conversation)

@@ -138,11 +138,16 @@ func (t *writeTx) lock(conversation string) error {
 	if err := t.exec(lockConversation, conversation); err != nil {
 		return err
 	}
+	t.markLocked(conversation)
+	return nil
+}
+
+// markLocked records that the transaction holds the conversation's lock.
+func (t *writeTx) markLocked(conversation string) {
 	if t.locked == nil {
 		t.locked = map[string]bool{}
 	}
 	t.locked[conversation] = true
-	return nil
 }
 
 func (t *writeTx) Lookup(conversation, name string) (files.Record, error) {
